@@ -1,0 +1,28 @@
+"""Ulm: rules engine (compiled core), positions and game records.
+
+    >>> import ulm
+    >>> game = ulm.Game(players=4)
+    >>> state = game.new_game(seed=1)
+    >>> state.legal_actions()[:3]
+"""
+try:
+    from ulm import _fastcore
+except ImportError as exc:  # pragma: no cover - depends on the build
+    raise ImportError(
+        "ulm's compiled core (ulm._fastcore) is not built. Install the project with "
+        "`pip install .` (or `pip install -e .`), or build it in place with "
+        "`python setup.py build_ext --inplace`; this needs Cython and a C compiler."
+    ) from exc
+
+from ulm._fastcore import (  # noqa: E402
+    ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, IllegalActionError,
+    QUARTERS, SOURCES, TERMINAL, TOWER_TILES, State,
+)
+from ulm.board import BoardError, load_board  # noqa: E402
+from ulm.game import Game  # noqa: E402
+
+__all__ = [
+    "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS", "DESCENDANTS",
+    "Game", "IllegalActionError", "QUARTERS", "SOURCES", "State", "TERMINAL",
+    "TOWER_TILES", "load_board",
+]

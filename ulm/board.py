@@ -1,0 +1,219 @@
+"""The board table (RULES section 2, the coats of section 7, the cathedral
+card colours of section 9): one JSON file, validated, turned into the arrays
+the core copies into its C struct.
+
+`load_board(None)` reads the shipped default `ulm/data/board.json`.
+Every error names the field and what is wrong with it (`BoardError`).
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from importlib import resources
+from pathlib import Path
+
+from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT, QUARTERS,
+                           RIVER_BONUSES, RIVER_LENGTH)
+
+DEFAULT_BOARD = "board.json"
+FORMAT = "ulm-board/1"
+CATHEDRAL_CARDS = CARDS[:9]
+
+
+class BoardError(ValueError):
+    """A board table that cannot be used; the message names the field."""
+
+
+def _closest(word, choices):
+    near = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.5)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _name(value, choices, where):
+    if value not in choices:
+        raise BoardError(f"{where}: unknown name {value!r}{_closest(value, choices)}; "
+                         f"expected one of {', '.join(choices)}")
+    return choices.index(value)
+
+
+def _int(value, where, lo=None, hi=None):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BoardError(f"{where}: must be a whole number, got {value!r}")
+    if lo is not None and value < lo or hi is not None and value > hi:
+        raise BoardError(f"{where}: must be between {lo} and {hi}, got {value}")
+    return value
+
+
+def _get(obj, key, where, kind):
+    if not isinstance(obj, dict):
+        raise BoardError(f"{where}: must be an object, got {type(obj).__name__}")
+    if key not in obj:
+        raise BoardError(f"{where}.{key}: missing")
+    value = obj[key]
+    if not isinstance(value, kind):
+        raise BoardError(f"{where}.{key}: must be {'an object' if kind is dict else 'a list'}, "
+                         f"got {type(value).__name__}")
+    return value
+
+
+def _unknown_keys(obj, allowed, where):
+    for key in obj:
+        if key not in allowed:
+            raise BoardError(f"{where}.{key}: unknown field{_closest(key, allowed)}")
+
+
+def parse_board(data: dict, source: str = "board") -> dict:
+    """Validate a board table (already parsed JSON) and return the core's arrays."""
+    if not isinstance(data, dict):
+        raise BoardError(f"{source}: must be a JSON object")
+    _unknown_keys(data, ("format", "about", "river", "quarters", "coats", "outer spaces",
+                         "cathedral cards", "trade card costs"), source)
+    if data.get("format", FORMAT) != FORMAT:
+        raise BoardError(f"{source}.format: expected {FORMAT!r}, got {data['format']!r}")
+
+    river = _get(data, "river", source, dict)
+    _unknown_keys(river, ("values", "bonus"), f"{source}.river")
+    values = _get(river, "values", f"{source}.river", list)
+    if len(values) != RIVER_LENGTH:
+        raise BoardError(f"{source}.river.values: the river has {RIVER_LENGTH} spaces, "
+                         f"got {len(values)} values")
+    values = [_int(v, f"{source}.river.values[{i}]", -99, 99) for i, v in enumerate(values)]
+    bonus = [0] * RIVER_LENGTH
+    for key, name in _get(river, "bonus", f"{source}.river", dict).items():
+        where = f"{source}.river.bonus.{key}"
+        if not str(key).isdigit() or not 0 <= int(key) < RIVER_LENGTH:
+            raise BoardError(f"{where}: not a river index 0..{RIVER_LENGTH - 1}")
+        bonus[int(key)] = _name(name, RIVER_BONUSES[1:], where) + 1
+
+    quarters = _get(data, "quarters", source, dict)
+    north_of = [-1] * RIVER_LENGTH
+    south_of = [-1] * RIVER_LENGTH
+    capacity = [0] * len(QUARTERS)
+    seen = set()
+    for name, spec in quarters.items():
+        where = f"{source}.quarters.{name}"
+        q = _name(name, QUARTERS, f"{source}.quarters")
+        seen.add(q)
+        if not isinstance(spec, dict):
+            raise BoardError(f"{where}: must be an object")
+        _unknown_keys(spec, ("side", "river", "seal spaces"), where)
+        side = spec.get("side")
+        if side not in ("north", "south"):
+            raise BoardError(f"{where}.side: must be 'north' or 'south', got {side!r}")
+        span = _get(spec, "river", where, list)
+        if len(span) != 2:
+            raise BoardError(f"{where}.river: must be [first, last] river indices")
+        lo = _int(span[0], f"{where}.river[0]", 0, RIVER_LENGTH - 1)
+        hi = _int(span[1], f"{where}.river[1]", 0, RIVER_LENGTH - 1)
+        if lo > hi:
+            raise BoardError(f"{where}.river: first index {lo} is after last index {hi}")
+        beside = north_of if side == "north" else south_of
+        for i in range(lo, hi + 1):
+            if beside[i] >= 0:
+                raise BoardError(f"{where}.river: river space {i} is already beside "
+                                 f"{QUARTERS[beside[i]]} on the {side} side")
+            beside[i] = q
+        if "seal spaces" not in spec:
+            raise BoardError(f"{where}.seal spaces: missing")
+        capacity[q] = _int(spec["seal spaces"], f"{where}.seal spaces", 1, 12)
+        if q == QUARTERS.index("Oath House") and capacity[q] != DESCENDANTS_LAID_OUT:
+            raise BoardError(f"{where}.seal spaces: the Oath House has one space per "
+                             f"Descendant laid out ({DESCENDANTS_LAID_OUT}), got {capacity[q]}")
+    missing = [QUARTERS[q] for q in range(len(QUARTERS)) if q not in seen]
+    if missing:
+        raise BoardError(f"{source}.quarters: missing {', '.join(missing)}")
+    for side, beside in (("north", north_of), ("south", south_of)):
+        for i, q in enumerate(beside):
+            if q < 0:
+                raise BoardError(f"{source}.quarters: river space {i} has no {side} quarter")
+
+    coats = _get(data, "coats", source, list)
+    if len(coats) != len(COATS):
+        raise BoardError(f"{source}.coats: expected {len(COATS)} coats of arms, got {len(coats)}")
+    coat_quarter, coat_vp, coat_later_vp = [], [], []
+    quarter_coat = [-1] * len(QUARTERS)
+    for i, coat in enumerate(coats):
+        where = f"{source}.coats[{i}]"
+        if not isinstance(coat, dict):
+            raise BoardError(f"{where}: must be an object")
+        _unknown_keys(coat, ("name", "rim", "quarter", "vp", "later vp"), where)
+        if coat.get("name") != COATS[i]:
+            raise BoardError(f"{where}.name: coat {i} is {COATS[i]!r}, got {coat.get('name')!r}")
+        rim = coat.get("rim")
+        if rim not in ("gold", "silver"):
+            raise BoardError(f"{where}.rim: must be 'gold' or 'silver', got {rim!r}")
+        if "vp" not in coat:
+            raise BoardError(f"{where}.vp: missing")
+        coat_vp.append(_int(coat["vp"], f"{where}.vp", 0, 20))
+        if rim == "gold":
+            if "quarter" not in coat:
+                raise BoardError(f"{where}.quarter: a golden coat needs its quarter")
+            q = _name(coat["quarter"], QUARTERS, f"{where}.quarter")
+            if quarter_coat[q] >= 0:
+                raise BoardError(f"{where}.quarter: {QUARTERS[q]} already has the golden coat "
+                                 f"{COATS[quarter_coat[q]]}")
+            quarter_coat[q] = i
+            coat_quarter.append(q)
+            coat_later_vp.append(_int(coat.get("later vp"), f"{where}.later vp", 0, 20))
+        else:
+            if "quarter" in coat or "later vp" in coat:
+                raise BoardError(f"{where}: a silver coat has no quarter and no later vp")
+            coat_quarter.append(-1)
+            coat_later_vp.append(0)
+    missing = [QUARTERS[q] for q in range(len(QUARTERS)) if quarter_coat[q] < 0]
+    if missing:
+        raise BoardError(f"{source}.coats: no golden coat for {', '.join(missing)}")
+
+    outer = _get(data, "outer spaces", source, list)
+    if len(outer) != 12:
+        raise BoardError(f"{source}.outer spaces: expected 12 coat names, got {len(outer)}")
+    outer_coat = [_name(n, COATS, f"{source}.outer spaces[{k}]") for k, n in enumerate(outer)]
+    if len(set(outer_coat)) != 12:
+        twice = next(COATS[c] for c in outer_coat if outer_coat.count(c) > 1)
+        raise BoardError(f"{source}.outer spaces: coat {twice} is shown twice")
+    coat_outer = [outer_coat.index(c) for c in range(len(COATS))]
+
+    cards = _get(data, "cathedral cards", source, dict)
+    cathedral = []
+    for name in cards:
+        _name(name, CATHEDRAL_CARDS, f"{source}.cathedral cards")
+    for name in CATHEDRAL_CARDS:
+        where = f"{source}.cathedral cards.{name}"
+        if name not in cards:
+            raise BoardError(f"{where}: missing")
+        pair = cards[name]
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise BoardError(f"{where}: must be a list of 2 colours")
+        cathedral.append([_name(c, COLOURS, f"{where}[{j}]") for j, c in enumerate(pair)])
+
+    costs = _get(data, "trade card costs", source, list)
+    if len(costs) != 5:
+        raise BoardError(f"{source}.trade card costs: expected 5 colours (copies I..V), got {len(costs)}")
+    trade_cost = [_name(c, COLOURS, f"{source}.trade card costs[{i}]") for i, c in enumerate(costs)]
+
+    return {
+        "river_value": values, "river_bonus": bonus, "north_of": north_of,
+        "south_of": south_of, "capacity": capacity, "coat_quarter": coat_quarter,
+        "coat_vp": coat_vp, "coat_later_vp": coat_later_vp, "quarter_coat": quarter_coat,
+        "outer_coat": outer_coat, "coat_outer": coat_outer,
+        "cathedral_colours": cathedral, "trade_cost": trade_cost,
+    }
+
+
+def load_board(path: str | Path | None = None) -> dict:
+    """Read and validate a board file; None reads the shipped default."""
+    if path is None:
+        text = resources.files("ulm.data").joinpath(DEFAULT_BOARD).read_text(encoding="utf-8")
+        source = "board.json"
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise BoardError(f"{source}: cannot read the board file ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                         f"{exc.msg})") from None
+    return parse_board(data, source)

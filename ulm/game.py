@@ -1,0 +1,32 @@
+"""`Game`: player count, variant and board table; it makes states."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ulm._fastcore import CoreGame
+from ulm.board import load_board
+
+VARIANTS = ("basic", "advanced")
+
+
+class Game(CoreGame):
+    """A game of Ulm for 2-4 players, basic or advanced (tower tiles).
+
+    `board` is a path to a board table (JSON) or an already parsed table;
+    None uses the shipped default (RULES section 2).
+    """
+
+    def __init__(self, players: int = 4, variant: str = "basic",
+                 board: str | Path | dict | None = None):
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players: must be 2, 3 or 4, got {players!r}")
+        if variant not in VARIANTS:
+            raise ValueError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+        table = board if isinstance(board, dict) else load_board(board)
+        super().__init__(players, variant == "advanced", table)
+        self.variant = variant
+        self.board_source = "default" if board is None else (
+            "table" if isinstance(board, dict) else str(board))
+
+    def __repr__(self):
+        return f"Game(players={self.num_players}, variant={self.variant!r})"
