@@ -87,9 +87,6 @@ cdef class CoreGame:
         st.resolve_chance()
         return st
 
-    def board_dict(self):
-        return dict(self.board)
-
 
 cdef class State:
     """One position. Follows OpenSpiel's State contract in snake_case."""
@@ -222,6 +219,33 @@ cdef class State:
         if current_player(&self.s) != CHANCE_PLAYER:
             raise IllegalActionError("not a chance node")
         return sample_chance(&self.s, &self.dealer)
+
+    def information_state_string(self, int player):
+        """What `player` knows now (R-INFO-4), as text: two states give the same
+        string iff they are the same to that player."""
+        cdef int p, i
+        if not 0 <= player < self.s.num_players:
+            raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
+        d = _struct_to_dict(&self.s)
+        d["pile"] = bin(d["pile"]).count("1")                    # R-INFO-2
+        d["coat_unknown"] = bin(d["coat_unknown"]).count("1")
+        for i in range(self.s.coat_tail_len):                    # R-COAT-4
+            if d["coat_tail_by"][i] != player:
+                d["coat_tail"][i] = -1
+        d["coat_tail"] = d["coat_tail"][:self.s.coat_tail_len]
+        d["coat_tail_by"] = d["coat_tail_by"][:self.s.coat_tail_len]
+        if self.s.turn_player != player:                         # R-INFO-3
+            d["looked_cards"] = [-1] * self.s.n_looked_cards
+            d["looked_coats"] = [-1] * self.s.n_looked_coats
+        else:
+            d["looked_cards"] = sorted(d["looked_cards"][:self.s.n_looked_cards])
+            d["looked_coats"] = sorted(d["looked_coats"][:self.s.n_looked_coats])
+        d["task"] = d["task"][:self.s.n_tasks]
+        d["task_arg"] = d["task_arg"][:self.s.n_tasks]
+        for p in range(self.s.num_players):
+            if p != player:
+                d["players"][p]["hand"] = -bin(d["players"][p]["hand"]).count("1")
+        return f"observer {player}: " + repr(sorted(d.items()))
 
     def resample_from_infostate(self, int player, seed):
         """A full state `player` cannot tell from this one, drawn uniformly (R-INFO-4)."""

@@ -43,10 +43,27 @@ PUSH_ENTRIES = tuple(
     [f"row {r + 1} from left" for r in range(3)] + [f"row {r + 1} from right" for r in range(3)]
     + [f"column {c + 1} from top" for c in range(3)]
     + [f"column {c + 1} from bottom" for c in range(3)])
+SEATS = ("Red", "Blue", "Green", "Yellow")  # the players' colours, by seat
+PHASES = ("before draw", "push", "actions", "game over")
+TASKS = {TK_GRID_FILL: "grid fill", TK_PLAYER_TILE: "player tile", TK_DESC_REVEAL: "descendant reveal",
+         TK_TOWER_REVEAL: "tower reveal", TK_DRAW_PUSH_TILE: "draw tile to push",
+         TK_DOCK_REFILL: "dock refill", TK_CARD_TO_HAND: "card to hand", TK_CARD_LOOK: "look at card",
+         TK_COAT_DRAW: "coat draw", TK_BAG_TO_SUPPLY: "bag tile to supply",
+         TK_ROUND_START: "round start", TK_BUILDER_KEEP: "builder keep", TK_DOCK_CHOICE: "dock choice",
+         TK_BARGE_MOVE: "barge move", TK_CARD_KEEP: "card keep", TK_COAT_CHOICE: "coat choice",
+         TK_DESC_CHOICE: "descendant choice", TK_TOWNHALL_CHOICE: "town hall choice",
+         TK_GOOSE_CHOICE: "goose tower choice", TK_CHRONICLE_QUARTER: "chronicle quarter",
+         TK_AMOUNT: "amount", TK_FREEZE_CHOICE: "freeze choice", TK_REFORM_PICK: "reformation pick",
+         TK_PAY_COLOUR: "cathedral payment", TK_SWABIAN_COLOUR: "swabian colour",
+         TK_PATRICIAN_COLOUR: "patrician colour", TK_TOWER_PAYMENT: "tower payment"}
+CHANCE_TASKS = tuple(range(1, TK_LAST_CHANCE + 1))
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
 ACTION_COUNT = NUM_ACTIONS
 RIVER_LENGTH = RIVER_LEN
+DESC_ON_BOARD_ = DESC_ON_BOARD
+DESC_UNSEEN_ = DESC_UNSEEN
+TILES_PER_COLOUR_ = TILES_PER_COLOUR
 DESCENDANTS_LAID_OUT = DESC_LAID_OUT
 DECISION_COUNT = NUM_DECISIONS
 
@@ -160,6 +177,8 @@ cdef inline void push_task(GameState* s, int t, int arg) noexcept nogil:
 
 cdef inline void pop_task(GameState* s) noexcept nogil:
     s.n_tasks -= 1
+    s.task[s.n_tasks] = TK_NONE
+    s.task_arg[s.n_tasks] = 0
 
 cdef inline bint is_chance_task(int t) noexcept nogil:
     return 0 < t <= TK_LAST_CHANCE
@@ -665,6 +684,8 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 for i in range(s.coat_tail_len):
                     s.coat_tail[i] = s.coat_tail[i + 1]
                     s.coat_tail_by[i] = s.coat_tail_by[i + 1]
+                s.coat_tail[s.coat_tail_len] = 0
+                s.coat_tail_by[s.coat_tail_len] = 0
             pop_task(s)
         elif t == TK_CARD_KEEP:
             if s.n_looked_cards > 1:
