@@ -119,9 +119,11 @@ def set_barges(state: ulm.State, *indices: int) -> ulm.State:
 
 
 def set_tower(state: ulm.State, current: str | None, next_: str | None = None) -> ulm.State:
-    """Advanced game: the tower tile in force (and the one shown next)."""
+    """Advanced game: the tower tile in force (and the one shown next). Also sets the
+    per-turn T5 seal as the start of the turn would have (R-TOWER-T5)."""
     return edit(state, tower_current=-1 if current is None else tower(current),
-                tower_next=-1 if next_ is None else tower(next_))
+                tower_next=-1 if next_ is None else tower(next_),
+                t5_seal=int(current == "T5"))
 
 
 def give_descendant(state: ulm.State, name: str, p: int) -> ulm.State:

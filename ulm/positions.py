@@ -681,9 +681,32 @@ def load_position(path: str | Path, board=None) -> tuple[core.State, int]:
         raise PositionError(f"{source}: {exc}") from None
 
 
+def _compact(value, indent: str = "") -> str:
+    """JSON with one field per line, but lists and small objects of plain values
+    on one line, so that a person can read and type a position."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        flat = all(not isinstance(v, (dict, list)) for v in value.values())
+        if flat and len(value) <= 6:
+            return json.dumps(value, ensure_ascii=False)
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_compact(v, inner)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, dict) for v in value) and all(
+                not isinstance(v, list) or all(not isinstance(x, (dict, list)) for x in v)
+                for v in value):
+            return json.dumps(value, ensure_ascii=False)
+        items = [f"{inner}{_compact(v, inner)}" for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def dumps(data: dict) -> str:
-    """The canonical text of a position (what `save` writes)."""
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    """The canonical text of a position or record (what `save` writes)."""
+    return _compact(data) + "\n"
 
 
 def write_atomically(path: str | Path, text: str) -> None:

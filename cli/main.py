@@ -1,0 +1,196 @@
+"""The `ulm` command: a thin click layer over the library.
+
+Bad input of any kind ends with `Error: <what and where>` on stderr and exit
+status 2, never a traceback, and no file half-written.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ulm._fastcore import SEATS
+
+
+class InputError(click.ClickException):
+    """Bad input from the user: exit status 2 like click's own usage errors."""
+    exit_code = 2
+
+
+def fail_on_input_errors(fn):
+    """Turn the library's validation errors into InputError."""
+    import functools
+
+    from ulm.board import BoardError
+    from ulm.positions import PositionError
+    from ulm.records import RecordError
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (BoardError, PositionError, RecordError) as exc:
+            raise InputError(str(exc)) from None
+        except BrokenPipeError:  # output piped into `head` and the like
+            sys.stderr.close()
+        except OSError as exc:
+            raise InputError(f"{exc.filename}: {exc.strerror}") from None
+    return wrapper
+
+
+class SeatType(click.ParamType):
+    """A seat by colour name (Red, Blue, Green, Yellow) or number (0..3)."""
+    name = "seat"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.isdigit() and int(text) < len(SEATS):
+            return int(text)
+        for i, s in enumerate(SEATS):
+            if s.lower() == text.lower():
+                return i
+        self.fail(f"{value!r} is not a seat; use {', '.join(SEATS)} or 0..3", param, ctx)
+
+
+SEAT = SeatType()
+
+
+def write_output(text: str, out: str | None) -> None:
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        from ulm.positions import write_atomically
+        write_atomically(out, text)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+@click.version_option(package_name="ulm-engine")
+def main():
+    """Ulm: rules engine, move suggestions, bot tournaments and benchmarks.
+
+    Positions are JSON files (see docs/positions.md); `ulm new` writes one.
+    """
+
+
+@main.command("new")
+@click.option("--players", type=click.IntRange(2, 4), default=4, help="Number of players.")
+@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic")
+@click.option("--seed", type=click.IntRange(0), default=0, help="Seed of the set-up draws.")
+@click.option("--as", "viewer", type=SEAT, default=None,
+              help="Write the view of this seat (what that player knows) instead of the full state.")
+@click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+@fail_on_input_errors
+def new_cmd(players, variant, seed, viewer, board, output):
+    """Write a freshly set-up position."""
+    from ulm.game import Game
+    from ulm.positions import dumps, state_to_position
+    if viewer is not None and viewer >= players:
+        raise InputError(f"--as: no seat {SEATS[viewer]} in a {players}-player game")
+    state = Game(players=players, variant=variant, board=board).new_game(seed)
+    data = state_to_position(state, viewer)
+    if board:
+        data["board"] = board
+    write_output(dumps(data), output)
+
+
+@main.command("show")
+@click.argument("position", type=click.Path(dir_okay=False))
+@click.option("--as", "viewer", type=SEAT, default=None, help="Show only what this seat knows.")
+@fail_on_input_errors
+def show_cmd(position, viewer):
+    """Print a position as text: grid, docks, river, quarters, players, scores."""
+    from ulm.positions import load_position, state_to_position
+    from ulm.render import render_breakdown, render_position
+    state, seat = load_position(position)
+    data = json.loads(open(position, encoding="utf-8").read())
+    if data["kind"] == "view":
+        if viewer is not None and viewer != seat:
+            raise InputError(f"--as: {position} is the view of {SEATS[seat]}")
+        viewer = seat
+    elif viewer is not None and viewer >= state.num_players():
+        raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
+    click.echo(render_position(state_to_position(state, viewer), state.game.table))
+    if viewer is None:
+        click.echo("\nScore breakdown" + (" (final)" if state.is_terminal() else
+                                           " (end-game items as if the game ended now)") + ":")
+        click.echo(render_breakdown(state))
+
+
+@main.command("validate")
+@click.argument("file", type=click.Path(dir_okay=False))
+@fail_on_input_errors
+def validate_cmd(file):
+    """Check a position, game record or board file; exit 2 with the reason if it is bad."""
+    from ulm.board import load_board
+    from ulm.positions import load_position
+    from ulm.records import load_record
+    try:
+        kind = json.loads(open(file, encoding="utf-8").read()).get("format", "")
+    except (json.JSONDecodeError, AttributeError):
+        kind = ""
+    if str(kind).startswith("ulm-record"):
+        rec = load_record(file)
+        click.echo(f"{file}: a valid game record, {len(rec.decisions)} decisions")
+    elif str(kind).startswith("ulm-board"):
+        load_board(file)
+        click.echo(f"{file}: a valid board table")
+    else:
+        state, seat = load_position(file)
+        click.echo(f"{file}: a valid position, {state.num_players()} players, "
+                   f"{SEATS[seat]} {'to move' if state.current_player() == seat else 'viewing'}")
+
+
+@main.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--at", type=click.IntRange(0), default=None,
+              help="Stop after this many decisions (default: all).")
+@click.option("--as", "viewer", type=SEAT, default=None, help="Give the view of this seat.")
+@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the position file here.")
+@fail_on_input_errors
+def replay_cmd(record, at, viewer, as_json, output):
+    """Replay a game record and show (or save) the position at a decision."""
+    from ulm.positions import dumps, state_to_position
+    from ulm.records import load_record
+    from ulm.render import render_breakdown, render_position
+    rec = load_record(record, at)
+    state = rec.state
+    if viewer is not None and viewer >= state.num_players():
+        raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
+    data = state_to_position(state, viewer)
+    if output or as_json:
+        write_output(dumps(data), output)
+        return
+    click.echo(f"After {len(rec.decisions)} decisions:")
+    click.echo(render_position(data, state.game.table))
+    if viewer is None:
+        click.echo("\nScore breakdown:")
+        click.echo(render_breakdown(state))
+
+
+def _register_optional_commands():
+    """Commands from other modules of cli/ (search, tournaments, benchmarks)."""
+    import importlib
+    for module, name in (("cli.suggest_cmd", "suggest"), ("cli.play_cmd", "play"),
+                         ("cli.play_cmd", "tournament"), ("cli.bench_cmd", "bench")):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        cmd = getattr(mod, name, None)
+        if cmd is not None:
+            main.add_command(cmd, name)
+
+
+_register_optional_commands()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Game records: the seed of the dealer plus the players' decisions (R-SETUP-8).
+
+Chance events are not stored: after every decision the state's dealer RNG,
+seeded with the record's seed, draws them again, so a record replays exactly.
+
+    {"format": "ulm-record/1", "players": 2, "variant": "basic", "seed": 7,
+     "decisions": ["draw", "push row 1 from left", "money", "end turn", ...]}
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ulm._fastcore import ACTION_NAMES, SEATS
+from ulm.board import BoardError
+from ulm.game import VARIANTS, Game
+from ulm.positions import dumps, write_atomically
+
+FORMAT = "ulm-record/1"
+FIELDS = ("format", "players", "variant", "board", "seed", "decisions", "bots", "result")
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; the message names the field."""
+
+
+class GameRecord:
+    """A game being played or replayed, with its log of decisions."""
+
+    def __init__(self, players: int = 4, variant: str = "basic", seed: int = 0,
+                 board: str | None = None, bots: list[str] | None = None):
+        self.game = Game(players=players, variant=variant, board=board)
+        self.seed = seed
+        self.board = board
+        self.bots = bots
+        self.decisions: list[int] = []
+        self.state = self.game.new_game(seed)
+
+    def apply(self, action: int) -> None:
+        """Apply a decision of the player to move, then draw the chance events."""
+        self.state.apply_action(action)
+        self.decisions.append(action)
+        self.state.resolve_chance()
+
+    def to_dict(self) -> dict:
+        data = {"format": FORMAT, "players": self.game.num_players,
+                "variant": self.game.variant, "seed": self.seed}
+        if self.board:
+            data["board"] = self.board
+        if self.bots:
+            data["bots"] = list(self.bots)
+        data["decisions"] = [ACTION_NAMES[a] for a in self.decisions]
+        if self.state.is_terminal():
+            data["result"] = {"scores": dict(zip(SEATS, self.state.scores())),
+                              "winners": [SEATS[p] for p in self.state.winners()]}
+        return data
+
+    def save(self, path: str | Path) -> None:
+        write_atomically(path, dumps(self.to_dict()))
+
+
+def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
+    """Replay a parsed record, up to `at` decisions (all when None)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{source}: a record must be a JSON object")
+    for key in data:
+        if key not in FIELDS:
+            raise RecordError(f"{key}: unknown field")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    players = data.get("players")
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
+    variant = data.get("variant", "basic")
+    if variant not in VARIANTS:
+        raise RecordError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise RecordError(f"seed: must be a whole number >= 0, got {seed!r}")
+    decisions = data.get("decisions")
+    if not isinstance(decisions, list):
+        raise RecordError("decisions: missing, or not a list of action names")
+    if at is not None and not 0 <= at <= len(decisions):
+        raise RecordError(f"--at: the record has {len(decisions)} decisions, got {at}")
+    try:
+        rec = GameRecord(players, variant, seed, data.get("board"), data.get("bots"))
+    except BoardError as exc:
+        raise RecordError(f"board: {exc}") from None
+    for k, name in enumerate(decisions[:at] if at is not None else decisions):
+        if not isinstance(name, str) or name not in ACTION_NAMES:
+            raise RecordError(f"decisions[{k}]: unknown action {name!r}")
+        action = ACTION_NAMES.index(name)
+        if action not in rec.state.legal_actions():
+            legal = ", ".join(ACTION_NAMES[a] for a in rec.state.legal_actions()) or "none"
+            raise RecordError(f"decisions[{k}]: {name!r} is illegal at this point (legal: {legal})")
+        rec.apply(action)
+    return rec
+
+
+def load_record(path: str | Path, at: int | None = None) -> GameRecord:
+    source = str(path)
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RecordError(f"{source}: cannot read the file ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg})") from None
+    try:
+        return replay(data, at, source)
+    except RecordError as exc:
+        raise RecordError(f"{source}: {exc}") from None

@@ -1,0 +1,118 @@
+"""A plain-text picture of a position, for `ulm show` and `str(state)`.
+
+It renders a position dict (ulm.positions.state_to_position), so a view shows
+only what its viewer knows.
+"""
+from __future__ import annotations
+
+from ulm import _fastcore as core
+from ulm._fastcore import COLOURS, QUARTERS
+
+# two-letter tile names keep the grid narrow; colour names are the one source
+TILE = {c: c[:2].upper() for c in COLOURS}
+TILE["turquoise"] = "TQ"
+EMPTY = ".."
+
+
+def _tile(c):
+    return TILE[c] if c else EMPTY
+
+
+def _counts(d: dict) -> str:
+    return ", ".join(f"{n} {c}" for c, n in d.items()) or "none"
+
+
+def render_position(pos: dict, table: dict | None = None) -> str:
+    """The position as text: grid with outer spaces, docks, river, quarters, players."""
+    lines = []
+    who = f" — view of {pos['viewer']}" if pos["kind"] == "view" else ""
+    lines.append(f"Ulm, {len(pos['players'])} players, {pos['variant']} game{who}")
+    lines.append(f"Round {pos['round']} of 10, {pos['to move']} to move, phase: {pos['phase']}")
+    if pos.get("tower"):
+        tw = pos["tower"]
+        lines.append(f"Tower tile in force: {tw['current'] or '-'}   next: {tw['next'] or '-'}")
+    turn = pos.get("turn", {})
+    if turn.get("drawn"):
+        lines.append(f"Drawn tile: {', '.join(turn['drawn'])}")
+    if pos["phase"] == "actions":
+        lines.append(f"Actions left: {_counts(turn.get('actions', {}))}; "
+                     f"free card play {'unused' if turn.get('free card play') else 'used'}"
+                     + (f"; extra river steps {turn['extra river steps']}"
+                        if turn.get("extra river steps") else ""))
+    if pos.get("pending"):
+        lines.append("Pending: " + ", ".join(t["task"] for t in reversed(pos["pending"])))
+    lines.append("")
+    # the grid with its 12 outer spaces (numbered clockwise from the top-left)
+    o = [_tile(c) for c in pos["outer spaces"]]
+    g = [[_tile(c) for c in row] for row in pos["grid"]]
+    lines.append("        " + "  ".join(o[0:3]))
+    for r in range(3):
+        lines.append(f"    {o[11 - r]}  " + "  ".join(g[r]) + f"  {o[3 + r]}")
+    lines.append("        " + "  ".join([o[8], o[7], o[6]]))
+    lines.append("")
+    lines.append(f"Docks: {_counts(pos['docks'])}")
+    lines.append(f"Bag: {_counts(pos['bag'])}")
+    pile = pos.get("draw pile")
+    pile_n = len(pile) if pile is not None else pos.get("draw pile size")
+    lines.append(f"Draw pile: {pile_n} cards; discard pile: {', '.join(pos['discard pile']) or 'empty'}")
+    stack = pos["coat stack"]
+    shuffled = stack["shuffled"] if isinstance(stack["shuffled"], int) else len(stack["shuffled"])
+    lines.append(f"Coat stack: {shuffled + len(stack['under'])} "
+                 f"({len(stack['under'])} put under)")
+    lines.append(f"Descendants on the board: {', '.join(pos['descendants on board']) or 'none'}")
+    lines.append("")
+    # the river: index, value, barges
+    values = table["river_value"] if table else list(range(-11, 0)) + list(range(1, 12))
+    barges = {}
+    for p in pos["players"]:
+        barges.setdefault(p["barge"], []).append(p["name"][0])
+    cells = []
+    for i in range(core.RIVER_LENGTH):
+        mark = "".join(barges.get(i, [])) or "~"
+        cells.append(f"{values[i]:+d}{mark}")
+        if i < core.RIVER_LENGTH - 1 and values[i] < 0 < values[i + 1]:
+            cells.append("|bridge|")
+    lines.append("River: " + " ".join(cells))
+    seals = {q: [] for q in QUARTERS}
+    for p in pos["players"]:
+        for q, k in p["seals"].items():
+            seals[q].append(f"{p['name']} {k}")
+    lines.append("Quarters: " + "; ".join(
+        f"{q}: {', '.join(v) if v else '-'}" for q, v in seals.items()))
+    lines.append("")
+    for p in pos["players"]:
+        hand = (", ".join(p["hand"]) or "empty") if "hand" in p else f"{p['hand size']} cards"
+        lines.append(f"{p['name']}: {p['score']} VP, {p['coins']} coins, {p['sparrows']} sparrows, "
+                     f"barge on {p['barge']}")
+        lines.append(f"   supply: {_counts(p['supply'])}; hand: {hand}")
+        extras = []
+        if p["in front"]:
+            extras.append("in front: " + ", ".join(p["in front"]))
+        if p["coats"]:
+            extras.append("coats: " + ", ".join(p["coats"]))
+        if p["descendants"]:
+            extras.append("descendants: " + ", ".join(p["descendants"]))
+        if extras:
+            lines.append("   " + "; ".join(extras))
+    return "\n".join(lines)
+
+
+def render_state(state, viewer: int | None = None) -> str:
+    from ulm.positions import state_to_position
+    return render_position(state_to_position(state, viewer), state.game.table)
+
+
+def render_breakdown(state) -> str:
+    """Score breakdown by source for every player (R-END-4)."""
+    rows = [state.score_breakdown(p) for p in range(state.num_players())]
+    names = [core.SEATS[p] for p in range(len(rows))]
+    width = max(len(k) for k in rows[0])
+    out = [" " * width + "".join(f"{n:>8}" for n in names)]
+    for key in rows[0]:
+        if key != "total" and not any(r[key] for r in rows):
+            continue
+        out.append(f"{key:<{width}}" + "".join(f"{r[key]:>8}" for r in rows))
+    return "\n".join(out)
+
+
+core.set_renderer(render_state)
