@@ -478,9 +478,11 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         rd.fail("descendants on board", f"{LAID_OUT} descendants are laid out at set-up; "
                 f"{len(on_board)} on the board + {owned} owned = {len(on_board) + owned}")
     oath = QUARTERS.index("Oath House")
-    if quarter_seals[oath] != owned:
+    choosing = tasks.count(TASK_IDS["descendant choice"])  # seal placed, descendant not yet taken
+    if quarter_seals[oath] != owned + choosing:
         rd.fail("players", f"{quarter_seals[oath]} seals in the Oath House but {owned} descendants "
-                "taken (each Oath House seal takes one, R-PRIV-OATH)")
+                "taken" + (f" and {choosing} being chosen" if choosing else "")
+                + " (each Oath House seal takes one, R-PRIV-OATH)")
     for q, k in enumerate(quarter_seals):
         if k > b["capacity"][q]:
             rd.fail("players", f"{k} seals in {QUARTERS[q]}, which has {b['capacity'][q]} spaces")
