@@ -21,7 +21,7 @@ def playouts_per_second(players: int = 4, variant: str = "basic", games: int = 2
     return games / (time.perf_counter() - t0)
 
 
-def midgame_state(players: int = 4, seed: int = 1, decisions: int = 300):
+def midgame_state(players: int = 4, seed: int = 1, decisions: int = 90):
     """A reproducible mid-game position: seeded random play from a fresh game."""
     import random
     state = Game(players=players).new_game(seed)

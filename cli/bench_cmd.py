@@ -1,0 +1,60 @@
+"""`ulm bench`: the speed of the core and of the search, reproducibly."""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+
+@click.command("bench")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--quick", is_flag=True, help="Smaller samples (a few seconds in all).")
+def bench(as_json, quick):
+    """Measure random playouts/s, determinizations/s, ISMCTS iterations/s (1 and all
+    cores), bytes per tree node, and print a node-count signature of a fixed search.
+
+    The signature (tree nodes and the best action of a fixed, seeded search of a
+    fixed mid-game position) must
+    repeat exactly on every machine: a change to it means the search or the
+    rules changed behaviour.
+    """
+    from mcts.search import NODE_BYTES, search
+    from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
+    from ulm.game import Game
+
+    scale = 0.2 if quick else 1.0
+    figures: dict = {"cores": os.cpu_count()}
+    for n in (2, 3, 4):
+        figures[f"playouts_per_second_{n}p"] = round(playouts_per_second(n, games=int(3000 * scale)))
+    figures["determinizations_per_second"] = round(determinizations_per_second(count=int(300_000 * scale)))
+    opening = Game(players=4).new_game(1)
+    middle = midgame_state(4, seed=1)
+    iters = int(20_000 * scale)
+    for label, state in (("opening", opening), ("midgame", middle)):
+        r1 = search(state, iterations=iters, seed=1, rollout="random", workers=1)
+        figures[f"ismcts_iterations_per_second_{label}_1core"] = round(r1.iterations_per_second)
+    workers = os.cpu_count() or 1
+    if workers > 1:
+        rk = search(opening, time=2.0 * scale + 0.5, seed=1, rollout="random", workers=workers)
+        r1 = search(opening, time=2.0 * scale + 0.5, seed=1, rollout="random", workers=1)
+        figures[f"ismcts_iterations_per_second_opening_{workers}cores"] = round(rk.iterations_per_second)
+        figures["parallel_speedup"] = round(rk.iterations / max(1, r1.iterations), 2)
+    figures["bytes_per_tree_node"] = NODE_BYTES
+    sig = search(middle, iterations=5000, seed=12345, rollout="random", workers=1)
+    figures["signature"] = {"iterations": sig.iterations, "tree_nodes": sig.tree_nodes,
+                            "best_action": sig.best_action_name,
+                            "best_visits": sig.best.visits}
+    if as_json:
+        click.echo(json.dumps(figures, indent=1))
+        return
+    width = max(len(k) for k in figures)
+    for k, v in figures.items():
+        if k == "signature":
+            v = (f"{v['tree_nodes']} nodes after {v['iterations']} iterations, best "
+                 f"{v['best_action']!r} with {v['best_visits']} visits")
+        elif isinstance(v, float):
+            v = f"{v:.2f}"
+        elif isinstance(v, int):
+            v = f"{v:,}"
+        click.echo(f"{k.replace('_', ' '):<{width}}  {v}")

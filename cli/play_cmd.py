@@ -1,0 +1,107 @@
+"""`ulm play` (one bot game) and `ulm tournament` (many, with statistics)."""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from cli.main import InputError, fail_on_input_errors
+
+
+def _check_specs(specs: list[str]) -> None:
+    from mcts.bots import make_bot
+    for spec in specs:
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            raise InputError(f"--bots: {exc}") from None
+
+
+@click.command("play")
+@click.option("--bots", "bots", required=True,
+              help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the deal.")
+@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
+@click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Save the game record here (replay it with `ulm replay`).")
+@click.option("--quiet", is_flag=True, help="Only the final result.")
+@fail_on_input_errors
+def play(bots, seed, variant, board, record, quiet):
+    """Play one game between bots, with a log of every turn and the final scores."""
+    from mcts.tournament import play_game
+    from ulm._fastcore import SEATS
+    specs = _split_specs(bots)
+    if not 2 <= len(specs) <= 4:
+        raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
+    _check_specs(specs)
+    log = None if quiet else click.echo
+    row = play_game(specs, seed, variant, board, log=log, record_path=record)
+    click.echo("")
+    click.echo("Final scores:")
+    names = [SEATS[i] for i in range(len(specs))]
+    keys = list(row["breakdown"][0])
+    width = max(len(k) for k in keys)
+    click.echo(" " * width + "".join(f"{n:>8}" for n in names))
+    for k in keys:
+        if k != "total" and not any(b[k] for b in row["breakdown"]):
+            continue
+        click.echo(f"{k:<{width}}" + "".join(f"{b[k]:>8}" for b in row["breakdown"]))
+    winners = [f"{names[p]} ({specs[p]})" for p in range(len(specs)) if row["returns"][p] > 0]
+    click.echo(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners))
+    if record:
+        click.echo(f"Record saved to {record}")
+
+
+def _split_specs(text: str) -> list[str]:
+    """Split 'a:x=1,y=2,b,c:z=3' into bot specs: a comma starts a new spec only
+    when what follows is not OPTION=VALUE."""
+    parts = [p.strip() for p in text.split(",")]
+    specs: list[str] = []
+    for part in parts:
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        elif part:
+            specs.append(part)
+    return specs
+
+
+@click.command("tournament")
+@click.option("--bots", "bots", required=True, multiple=True,
+              help="Bot specs (repeat, or list after one --bots): seats are filled in this order, "
+                   "cyclically, then rotated.")
+@click.argument("more_bots", nargs=-1)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
+              help="Games in all, rounded up to whole rotations of the seats.")
+@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
+              help="Worker processes playing games in parallel.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--board", type=click.Path(dir_okay=False), default=None)
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Folder for games.jsonl, games.csv, results.json and win_rates.png; "
+                   "an interrupted tournament resumes from it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@fail_on_input_errors
+def tournament(bots, more_bots, players, games, workers, seed, variant, board, out, as_json, quiet):
+    """Play many games between bots (duplicate deals, rotated seats) and report who is stronger.
+
+    Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
+    """
+    from mcts.tournament import TournamentConfig, TournamentError, format_table, run_tournament
+    specs = list(bots) + list(more_bots)
+    cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
+                           board=board)
+    try:
+        summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json))
+    except TournamentError as exc:
+        raise InputError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(summary, indent=1))
+    else:
+        click.echo(format_table(summary))
+        if out:
+            click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")

@@ -1,0 +1,141 @@
+"""`ulm suggest POSITION`: search a position and print the advice.
+
+A thin layer over the library: the position file is read by
+ulm.positions.load_position, the search is mcts.search, and this module only
+turns the SearchResult into text (or JSON with --json).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+DEFAULT_ITERATIONS = 10000
+TOP_ALTERNATIVES = 5
+
+
+def _progress_bar(iterations, seconds, enabled):
+    """A tqdm bar on stderr, or None. It only appears for searches longer than 0.5 s."""
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency; run without a bar
+        return None
+    if iterations is not None:
+        return tqdm(total=iterations, unit="it", file=sys.stderr, delay=0.5, leave=False,
+                    desc="searching")
+    return tqdm(total=round(seconds, 1), unit="s", file=sys.stderr, delay=0.5, leave=False,
+                desc="searching", bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s")
+
+
+def _fail(message):
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+def _percent(x):
+    return f"{100 * x:5.1f}%"
+
+
+def format_result(result, state, seat, path) -> str:
+    """The human-readable report of a search."""
+    raw = state.raw()
+    n = result.num_players
+    lines = [f"Position {path}: seat {seat} to move, round {raw['round'] + 1} of 10, "
+             f"{n} players", ""]
+    line = result.principal_line()
+    lines.append("Recommended decisions for the rest of the turn:")
+    width = max([len(s.name) for s in line] + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]]
+                + [6])
+    for i, step in enumerate(line, 1):
+        lines.append(f"  {i}. {step.name:<{width}}  share {_percent(step.share)}  "
+                     f"value {step.value:6.3f}")
+    if line and line[-1].chance_after:
+        lines.append("  (a chance event follows: search again once it is known)")
+    lines.append("")
+    lines.append("Top alternatives for the first decision:")
+    lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'value':>6}  "
+                 f"{'win':>6}")
+    for a in result.actions[:TOP_ALTERNATIVES]:
+        lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
+                     f"{a.value:6.3f}  {_percent(a.win_probability[seat])}")
+    if len(result.actions) > TOP_ALTERNATIVES:
+        lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
+    lines.append("")
+    lines.append("Win probability and expected final score:")
+    for p in range(n):
+        who = f"seat {p}" + (" (to move)" if p == seat else "")
+        lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
+                     f"{result.expected_score[p]:6.1f} VP")
+    lines.append("")
+    st = result.stats
+    lines.append(f"Search: {st['iterations']:,} iterations in {st['seconds']:.2f} s "
+                 f"({st['iterations_per_second']:,.0f}/s), {st['tree_nodes']:,} tree nodes, "
+                 f"{st['workers']} worker{'s' if st['workers'] != 1 else ''}, seed {st['seed']}, "
+                 f"c {st['c']}, {st['rollout']} rollouts")
+    return "\n".join(lines)
+
+
+@click.command("suggest")
+@click.argument("position", type=click.Path(exists=True, dir_okay=False))
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Time budget in seconds (instead of --iterations).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Independent search trees in parallel processes (root parallelism).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search; the same seed and iterations give the same advice.")
+@click.option("--c", "c", type=click.FloatRange(min=0), default=0.7, show_default=True,
+              help="UCB exploration constant.")
+@click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
+              show_default=True, help="Playout policy below the tree.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, quiet):
+    """Suggest the decisions of the player to move in POSITION (ISMCTS).
+
+    The search uses only what the player to move can know: hidden cards and
+    coats of arms in the file are redealt on every iteration.
+    """
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("give either --iterations or --time, not both")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    try:
+        from ulm.positions import PositionError, load_position
+    except ImportError:  # pragma: no cover - until ulm.positions lands
+        _fail("position files cannot be read: ulm.positions is missing from this installation")
+    try:
+        state, seat = load_position(position)
+    except PositionError as exc:
+        _fail(str(exc))
+    mover = state.current_player()
+    if mover < 0:
+        _fail(f"{position}: the position is not a decision of a player "
+              f"({'the game is over' if state.is_terminal() else 'a chance event is pending'})")
+    if seat != mover:
+        _fail(f"{position}: seat {seat} is not the player to move (seat {mover} is)")
+
+    from mcts import search
+
+    bar = _progress_bar(iterations, seconds, not (as_json or quiet))
+    progress = None
+    if bar is not None:
+        def progress(done, elapsed):
+            bar.n = done if iterations is not None else min(round(elapsed, 1), bar.total)
+            bar.refresh()
+    try:
+        result = search(state, iterations=iterations, time=seconds, c=c, rollout=rollout,
+                        seed=seed, workers=workers, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if as_json:
+        data = {"position": str(position), "seat": seat}
+        data.update(result.to_dict())
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(format_result(result, state, seat, position))

@@ -1,0 +1,426 @@
+"""Bot-vs-bot games and tournaments whose results can be trusted.
+
+Design (duplicate play): a tournament is a list of *deals* (seeds). The N
+seats of a game are filled from the bot list in order, cyclically when there
+are fewer bots than seats (`ismcts greedy greedy greedy` gives one ismcts in a
+field of three greedy bots). Each deal is played N times with that line-up
+rotated one seat at a time, so every bot sits in every seat on the same deal
+and luck of the deal and of the seat cancels out.
+
+Games run in worker processes; each finished game is appended to
+`games.jsonl` in the output folder at once, so an interrupted tournament
+keeps its games and resumes where it stopped.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import multiprocessing as mp
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ulm._fastcore import ACTION_NAMES, SEATS
+from ulm.positions import write_atomically
+from ulm.records import GameRecord
+
+Z95 = 1.959963984540054
+
+
+class TournamentError(ValueError):
+    """Bad tournament settings, or an output folder of another tournament."""
+
+
+# ---------------------------------------------------------------------------
+# one game
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the deal so that games are reproducible."""
+    return (game_seed * 1_000_003 + seat * 7919 + 17) % (2 ** 63)
+
+
+def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
+              log=None, record_path=None) -> dict:
+    """Play one game; `specs[i]` plays seat i. Returns the game's result row.
+
+    `log(text)`, if given, receives a readable line per turn."""
+    from mcts.bots import make_bot
+    bots = [make_bot(_with_seed(spec, bot_seed(seed, i))) for i, spec in enumerate(specs)]
+    rec = GameRecord(players=len(specs), variant=variant, seed=seed, board=board, bots=specs)
+    state = rec.state
+    thinking = [0.0] * len(specs)
+    turn_actions: list[str] = []
+    while not state.is_terminal():
+        p = state.current_player()
+        t0 = time.perf_counter()
+        action = bots[p].choose(state.clone())
+        thinking[p] += time.perf_counter() - t0
+        before = state.raw()
+        rec.apply(action)
+        if log is not None:
+            turn_actions.append(ACTION_NAMES[action])
+            after = state.raw()
+            if state.is_terminal() or (after["turn_player"], after["round"]) != (
+                    before["turn_player"], before["round"]):
+                log(f"round {before['round'] + 1:2d} {SEATS[p]:<6} ({specs[p]}): "
+                    + "; ".join(turn_actions) + f"  -> {state.scores()[p]} VP")
+                turn_actions = []
+    if record_path:
+        rec.save(record_path)
+    scores = state.scores()
+    returns = state.returns()
+    return {"seed": seed, "bots": list(specs), "scores": scores, "returns": returns,
+            "ranks": ranks_of(scores, returns), "decisions": len(rec.decisions),
+            "seconds": [round(t, 3) for t in thinking],
+            "breakdown": [state.score_breakdown(p) for p in range(len(specs))]}
+
+
+def _with_seed(spec: str, seed: int) -> str:
+    """Give a bot spec a seed unless the user fixed one."""
+    name, _, opts = spec.partition(":")
+    if "seed=" in opts:
+        return spec
+    return f"{name}:{opts + ',' if opts else ''}seed={seed}"
+
+
+def ranks_of(scores: list[int], returns: list[float]) -> list[float]:
+    """Rank 1 = winner; shared winners share rank 1; others by score, ties averaged."""
+    n = len(scores)
+    key = [(returns[p] > 0, scores[p]) for p in range(n)]
+    ranks = []
+    for p in range(n):
+        better = sum(1 for q in range(n) if key[q] > key[p])
+        equal = sum(1 for q in range(n) if key[q] == key[p])
+        ranks.append(better + (equal + 1) / 2)
+    return ranks
+
+
+# ---------------------------------------------------------------------------
+# statistics
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    m = sum(values) / n
+    if n == 1:
+        return m, m, m
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return m, m - half, m + half
+
+
+def cluster_win_interval(per_deal: list[tuple[float, int]], z: float = Z95) -> tuple[float, float]:
+    """95% interval of a win rate from duplicate play, with deals as clusters.
+
+    Games on one deal are not independent (same cards, same tiles), so the
+    spread is taken between deals: each deal contributes (win shares, games).
+    The interval is never narrower than Wilson's on the pooled games."""
+    wins = sum(w for w, _ in per_deal)
+    games = sum(g for _, g in per_deal)
+    lo_w, hi_w = wilson_interval(wins, games, z)
+    d = len(per_deal)
+    if d < 2 or games == 0:
+        return lo_w, hi_w
+    p = wins / games
+    # ratio estimator variance over clusters
+    mean_g = games / d
+    var = sum((w - p * g) ** 2 for w, g in per_deal) / (d - 1) / (d * mean_g ** 2)
+    half = z * math.sqrt(var)
+    return min(lo_w, max(0.0, p - half)), max(hi_w, min(1.0, p + half))
+
+
+# ---------------------------------------------------------------------------
+# the tournament
+
+@dataclass
+class TournamentConfig:
+    bots: list[str]
+    players: int
+    games: int
+    seed: int = 0
+    variant: str = "basic"
+    board: str | None = None
+
+    def lineup(self) -> list[str]:
+        """The bots in seats 0..N-1 before rotation (cyclic fill)."""
+        return [self.bots[i % len(self.bots)] for i in range(self.players)]
+
+    def deals(self) -> int:
+        return max(1, math.ceil(self.games / self.players))
+
+    def schedule(self) -> list[tuple[int, int, int, list[str]]]:
+        """(game id, deal seed, rotation, seat specs) of every game."""
+        out = []
+        lineup = self.lineup()
+        for d in range(self.deals()):
+            deal_seed = self.seed * 100_003 + d
+            for r in range(self.players):
+                seats = lineup[r:] + lineup[:r]  # rotation r: bot of seat i moves to seat i-r
+                out.append((d * self.players + r, deal_seed, r, seats))
+        return out
+
+    def to_dict(self) -> dict:
+        return {"bots": self.bots, "players": self.players, "games": self.games,
+                "seed": self.seed, "variant": self.variant, "board": self.board}
+
+
+def validate_config(cfg: TournamentConfig) -> None:
+    from mcts.bots import make_bot
+    if not 2 <= cfg.players <= 4:
+        raise TournamentError(f"--players: must be 2, 3 or 4, got {cfg.players}")
+    if len(cfg.bots) < 2 and cfg.players > 1 and len(set(cfg.bots)) < 2:
+        raise TournamentError("--bots: name at least two bots (they may be the same spec twice)")
+    if len(cfg.bots) > cfg.players:
+        raise TournamentError(f"--bots: {len(cfg.bots)} bots for {cfg.players} seats; "
+                              "name at most one bot per seat")
+    if cfg.games < 1:
+        raise TournamentError(f"--games: must be >= 1, got {cfg.games}")
+    for spec in cfg.bots:
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            raise TournamentError(f"--bots: {exc}") from None
+
+
+def _run_one(args):
+    game_id, deal_seed, rotation, seats, variant, board = args
+    row = play_game(seats, deal_seed, variant, board)
+    row.update({"game": game_id, "deal": game_id // len(seats), "rotation": rotation})
+    return row
+
+
+def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
+                   progress: bool = True) -> dict:
+    """Play the games not yet in `out_dir` and return the summary."""
+    validate_config(cfg)
+    rows: list[dict] = []
+    games_file = None
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        conf_path = out / "tournament.json"
+        if conf_path.exists():
+            old = json.loads(conf_path.read_text(encoding="utf-8"))
+            if old != cfg.to_dict():
+                raise TournamentError(
+                    f"--out: {out} holds another tournament ({conf_path}); "
+                    "use a new folder or the same settings to resume")
+        else:
+            write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
+        games_file = out / "games.jsonl"
+        if games_file.exists():
+            with open(games_file, encoding="utf-8") as f:
+                for line in f:
+                    line = line.strip()
+                    if line:
+                        try:
+                            rows.append(json.loads(line))
+                        except json.JSONDecodeError:
+                            break  # a line cut by an interruption: play that game again
+            # rewrite without a torn last line
+            write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
+    done = {r["game"] for r in rows}
+    todo = [(g, s, r, seats, cfg.variant, cfg.board) for g, s, r, seats in cfg.schedule()
+            if g not in done]
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+        bar = tqdm(total=len(cfg.schedule()), initial=len(done), unit="game",
+                   desc="tournament", dynamic_ncols=True)
+    sink = open(games_file, "a", encoding="utf-8") if games_file else None
+    try:
+        if workers > 1 and len(todo) > 1:
+            ctx = mp.get_context("fork")
+            with ctx.Pool(workers) as pool:
+                for row in pool.imap_unordered(_run_one, todo):
+                    _keep(row, rows, sink, bar)
+        else:
+            for args in todo:
+                _keep(_run_one(args), rows, sink, bar)
+    finally:
+        if sink:
+            sink.close()
+        if bar:
+            bar.close()
+    rows.sort(key=lambda r: r["game"])
+    summary = summarize(cfg, rows)
+    if out_dir is not None:
+        write_results(Path(out_dir), cfg, rows, summary)
+    return summary
+
+
+def _keep(row, rows, sink, bar):
+    rows.append(row)
+    if sink:
+        sink.write(json.dumps(row) + "\n")
+        sink.flush()
+        os.fsync(sink.fileno())
+    if bar:
+        bar.update(1)
+
+
+@dataclass
+class BotSummary:
+    bot: str
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    win_low: float = 0.0
+    win_high: float = 0.0
+    score: float = 0.0
+    score_low: float = 0.0
+    score_high: float = 0.0
+    rank: float = 0.0
+    rank_low: float = 0.0
+    rank_high: float = 0.0
+    rating: float = 0.0
+    rating_mu: float = 0.0
+    rating_sigma: float = 0.0
+    seat_win_rates: list = field(default_factory=list)
+    seconds_per_game: float = 0.0
+
+
+def summarize(cfg: TournamentConfig, rows: list[dict]) -> dict:
+    """Per-bot results: wins with intervals against the 1/N baseline, score, rank, rating."""
+    names = list(dict.fromkeys(cfg.bots))
+    n = cfg.players
+    per = {b: {"wins": 0.0, "games": 0, "scores": [], "ranks": [], "deals": {}, "seconds": 0.0,
+               "seat": [[0.0, 0] for _ in range(n)]} for b in names}
+    for row in rows:
+        for seat, spec in enumerate(row["bots"]):
+            d = per[spec]
+            d["games"] += 1
+            d["wins"] += row["returns"][seat]
+            d["scores"].append(row["scores"][seat])
+            d["ranks"].append(row["ranks"][seat])
+            d["seconds"] += row["seconds"][seat]
+            w, g = d["deals"].get(row["deal"], (0.0, 0))
+            d["deals"][row["deal"]] = (w + row["returns"][seat], g + 1)
+            d["seat"][seat][0] += row["returns"][seat]
+            d["seat"][seat][1] += 1
+    ratings = rate(names, rows)
+    bots = []
+    for b in names:
+        d = per[b]
+        lo, hi = cluster_win_interval(list(d["deals"].values()))
+        s, slo, shi = mean_interval(d["scores"])
+        k, klo, khi = mean_interval(d["ranks"])
+        mu, sigma = ratings[b]
+        bots.append(BotSummary(
+            bot=b, games=d["games"], wins=d["wins"],
+            win_rate=d["wins"] / d["games"] if d["games"] else 0.0, win_low=lo, win_high=hi,
+            score=s, score_low=slo, score_high=shi, rank=k, rank_low=klo, rank_high=khi,
+            rating=mu - 3 * sigma, rating_mu=mu, rating_sigma=sigma,
+            seat_win_rates=[w / g if g else None for w, g in d["seat"]],
+            seconds_per_game=d["seconds"] / d["games"] if d["games"] else 0.0))
+    baseline = 1 / n
+    return {
+        "config": cfg.to_dict(),
+        "games": len(rows),
+        "deals": len({r["deal"] for r in rows}),
+        "baseline": baseline,
+        "bots": [b.__dict__ | {"beats_baseline": b.win_low > baseline,
+                               "below_baseline": b.win_high < baseline} for b in bots],
+    }
+
+
+def rate(names: list[str], rows: list[dict]) -> dict:
+    """OpenSkill Plackett-Luce ratings, game by game in game order.
+
+    A bot that holds several seats of one game enters it once per seat with its
+    current rating; its new rating is the mean of those seats' updates."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    current = {b: model.rating(name=b) for b in names}
+    for row in rows:
+        teams = [[model.rating(mu=current[s].mu, sigma=current[s].sigma)] for s in row["bots"]]
+        new = model.rate(teams, ranks=row["ranks"])
+        for b in set(row["bots"]):
+            seats = [i for i, s in enumerate(row["bots"]) if s == b]
+            mu = sum(new[i][0].mu for i in seats) / len(seats)
+            sigma = sum(new[i][0].sigma for i in seats) / len(seats)
+            current[b] = model.rating(mu=mu, sigma=sigma, name=b)
+    return {b: (r.mu, r.sigma) for b, r in current.items()}
+
+
+def format_table(summary: dict) -> str:
+    lines = [f"{summary['games']} games on {summary['deals']} deals, "
+             f"{summary['config']['players']} players; baseline win rate "
+             f"{summary['baseline']:.0%}; intervals are 95%"]
+    head = (f"{'bot':<36} {'games':>5} {'wins':>6}  {'win rate [95%]':<22} {'score [95%]':<20} "
+            f"{'rank':>5} {'rating':>7}")
+    lines.append(head)
+    lines.append("-" * len(head))
+    for b in summary["bots"]:
+        flag = " +" if b["beats_baseline"] else (" -" if b["below_baseline"] else "")
+        rate = f"{b['win_rate']:.1%} [{b['win_low']:.0%}, {b['win_high']:.0%}]{flag}"
+        score = f"{b['score']:.1f} [{b['score_low']:.1f}, {b['score_high']:.1f}]"
+        lines.append(f"{b['bot'][:36]:<36} {b['games']:>5} {b['wins']:>6.1f}  {rate:<22} "
+                     f"{score:<20} {b['rank']:>5.2f} {b['rating']:>7.2f}")
+    lines.append("(+ / -: the interval lies above / below the baseline)")
+    seats = summary["config"]["players"]
+    lines.append("win rate by seat: " + "; ".join(
+        f"{b['bot'][:20]}: " + " ".join("-" if w is None else f"{w:.0%}" for w in b["seat_win_rates"])
+        for b in summary["bots"]) + f"  (seats 1..{seats})")
+    return "\n".join(lines)
+
+
+def write_results(out: Path, cfg: TournamentConfig, rows: list[dict], summary: dict) -> None:
+    write_atomically(out / "results.json", json.dumps(summary, indent=1) + "\n")
+    fields = ["game", "deal", "rotation", "seed", "decisions"]
+    n = cfg.players
+    header = fields + [f"seat{i + 1}_{k}" for i in range(n)
+                       for k in ("bot", "score", "win", "rank", "seconds")]
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(header)
+    for r in rows:
+        line = [r[k] for k in fields]
+        for i in range(n):
+            line += [r["bots"][i], r["scores"][i], r["returns"][i], r["ranks"][i], r["seconds"][i]]
+        w.writerow(line)
+    write_atomically(out / "games.csv", buf.getvalue())
+    plot_win_rates(summary, out / "win_rates.png")
+
+
+def plot_win_rates(summary: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    bots = summary["bots"]
+    fig, ax = plt.subplots(figsize=(max(4, 1.6 * len(bots) + 2), 3.6), dpi=110)
+    xs = range(len(bots))
+    rates = [b["win_rate"] for b in bots]
+    err = [[r - b["win_low"] for r, b in zip(rates, bots)],
+           [b["win_high"] - r for r, b in zip(rates, bots)]]
+    ax.bar(xs, rates, color="#4a7ab5", yerr=err, capsize=6)
+    ax.axhline(summary["baseline"], color="#b5524a", linestyle="--",
+               label=f"baseline 1/{summary['config']['players']}")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([b["bot"] if len(b["bot"]) < 22 else b["bot"][:20] + "…" for b in bots],
+                       fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_title(f"{summary['games']} games, {summary['config']['players']} players")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)
