@@ -78,7 +78,7 @@ def main():
 @main.command("new")
 @click.option("--players", type=click.IntRange(2, 4), default=4, help="Number of players.")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic")
-@click.option("--seed", type=click.IntRange(0), default=0, help="Seed of the set-up draws.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, help="Seed of the set-up draws.")
 @click.option("--as", "viewer", type=SEAT, default=None,
               help="Write the view of this seat (what that player knows) instead of the full state.")
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
@@ -131,7 +131,7 @@ def validate_cmd(file):
     from ulm.records import load_record
     try:
         kind = json.loads(open(file, encoding="utf-8").read()).get("format", "")
-    except (json.JSONDecodeError, AttributeError):
+    except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
         kind = ""
     if str(kind).startswith("ulm-record"):
         rec = load_record(file)

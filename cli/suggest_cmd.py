@@ -47,8 +47,8 @@ def format_result(result, state, seat, path) -> str:
              f"{n} players", ""]
     line = result.principal_line()
     lines.append("Recommended decisions for the rest of the turn:")
-    width = max([len(s.name) for s in line] + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]]
-                + [6])
+    width = max([len(s.name) for s in line] + [len("decision")]
+                + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]])
     for i, step in enumerate(line, 1):
         lines.append(f"  {i}. {step.name:<{width}}  share {_percent(step.share)}  "
                      f"value {step.value:6.3f}")
@@ -125,8 +125,9 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
     progress = None
     if bar is not None:
         def progress(done, elapsed):
-            bar.n = done if iterations is not None else min(round(elapsed, 1), bar.total)
-            bar.refresh()
+            target = done if iterations is not None else min(round(elapsed, 1), bar.total)
+            if target > bar.n:
+                bar.update(target - bar.n)    # update() honours tqdm's delay; refresh() would not
     try:
         result = search(state, iterations=iterations, time=seconds, c=c, rollout=rollout,
                         seed=seed, workers=workers, progress=progress)

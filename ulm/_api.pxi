@@ -157,7 +157,7 @@ cdef class State:
         if not self.is_terminal():
             return [0.0] * self.s.num_players
         n = winners(&self.game.board, &self.s, won)
-        return [won[p] / n for p in range(self.s.num_players)]
+        return [won[p] / <double>n for p in range(self.s.num_players)]
 
     def winners(self):
         cdef int won[MAX_PLAYERS]
@@ -255,6 +255,8 @@ cdef class State:
             raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
         rng_seed(&r, <uint64_t>seed)
         determinize(&st.s, player, &r)
+        # the dealer decides future chance events: a resampled world gets its own
+        rng_seed(&st.dealer, rng_next(&r))
         return st
 
     def random_playout(self, seed):

@@ -255,11 +255,13 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     """Validate a parsed position and build its state; returns (state, seat)."""
     rd = _Reader(source)
     if not isinstance(data, dict):
-        rd.fail(source, "a position must be a JSON object")
-    rd.unknown_keys(data, TOP_FIELDS, "")
+        rd.fail("position", f"must be a JSON object, got {type(data).__name__}")
     fmt = rd.field(data, "format", "", str)
     if fmt != FORMAT:
-        rd.fail("format", f"expected {FORMAT!r}, got {fmt!r}")
+        hint = {"ulm-record": " (a game record: use `ulm replay`)",
+                "ulm-board": " (a board table: use --board)"}.get(fmt.split("/")[0], "")
+        rd.fail("format", f"expected {FORMAT!r}, got {fmt!r}{hint}")
+    rd.unknown_keys(data, TOP_FIELDS, "")
     kind = rd.field(data, "kind", "", str)
     if kind not in KINDS:
         rd.fail("kind", f"must be 'full' or 'view', got {kind!r}")
@@ -279,6 +281,8 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     elif "viewer" in data:
         rd.fail("viewer", "only a view has a viewer (kind is 'full')")
     board_path = data.get("board", board)
+    if "board" in data and board_path is not None and not isinstance(board_path, str):
+        rd.fail("board", f"must be the path of a board table file, got {type(board_path).__name__}")
     try:
         game = Game(players=n, variant=variant, board=board_path)
     except BoardError as exc:
@@ -672,6 +676,9 @@ def load_position(path: str | Path, board=None) -> tuple[core.State, int]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionError(f"{source}: cannot read the file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise PositionError(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
+                            f"at position {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -62,28 +62,33 @@ class GameRecord:
 def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
     """Replay a parsed record, up to `at` decisions (all when None)."""
     if not isinstance(data, dict):
-        raise RecordError(f"{source}: a record must be a JSON object")
+        raise RecordError(f"record: must be a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        hint = " (a position: use `ulm show`)" if str(data.get("format")).startswith(
+            "ulm-position") else ""
+        raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}{hint}")
     for key in data:
         if key not in FIELDS:
             raise RecordError(f"{key}: unknown field")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
     players = data.get("players")
-    if isinstance(players, bool) or players not in (2, 3, 4):
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
         raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         raise RecordError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
     seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RecordError(f"seed: must be a whole number >= 0, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise RecordError(f"seed: must be a whole number from 0 to 2**64 - 1, got {seed!r}")
     decisions = data.get("decisions")
     if not isinstance(decisions, list):
         raise RecordError("decisions: missing, or not a list of action names")
     if at is not None and not 0 <= at <= len(decisions):
         raise RecordError(f"--at: the record has {len(decisions)} decisions, got {at}")
+    board = data.get("board")
+    if board is not None and not isinstance(board, str):
+        raise RecordError(f"board: must be the path of a board table file, got {type(board).__name__}")
     try:
-        rec = GameRecord(players, variant, seed, data.get("board"), data.get("bots"))
+        rec = GameRecord(players, variant, seed, board, data.get("bots"))
     except BoardError as exc:
         raise RecordError(f"board: {exc}") from None
     for k, name in enumerate(decisions[:at] if at is not None else decisions):
@@ -103,6 +108,9 @@ def load_record(path: str | Path, at: int | None = None) -> GameRecord:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise RecordError(f"{source}: cannot read the file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
+                          f"at position {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
                           f"{exc.msg})") from None

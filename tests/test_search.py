@@ -1,0 +1,461 @@
+"""The ISMCTS search (mcts/_search.pyx, mcts/search.py)."""
+import pytest
+from helpers import (ACTIONS, PUSH, cards_mask, coat, colour, edit, edit_player, fresh,
+                     give_descendant, legal, player, quarter, set_barges, set_docks, set_grid)
+
+import ulm
+from mcts import NODE_BYTES, search
+from mcts._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
+
+
+def comparable(result):
+    """A result without its timings."""
+    d = result.to_dict()
+    for k in ("seconds", "iterations_per_second"):
+        d["stats"].pop(k)
+    return d
+
+
+# ---------------------------------------------------------------------------
+# Constructed positions
+
+def final_turn(seed=3):
+    """2 players, the last turn of the game (round 10, seat 1), after the push."""
+    s = fresh(players=2, seed=seed)
+    edit(s, round=9, turn_player=1, phase=ACTIONS, free_play=0, avail=[0, 0, 0, 0, 0])
+    return s
+
+
+def lead_by(s, p, margin):
+    """Set seat 1-p's score so that p's projected score leads by `margin`."""
+    proj = s.projected_scores()
+    o = 1 - p
+    delta = (proj[p] - proj[o]) - margin
+    vp = player(s, o)["vp"]
+    vp[0] += delta          # as points from the start, so that the sources add up
+    edit_player(s, o, score=player(s, o)["score"] + delta, vp=vp)
+    return s
+
+
+def seal_wins():
+    """Seat 1 is 1 VP behind with one seal action and 2 coins; the Leaning House is
+    full, so only a seal in Tillage is possible: its privilege (R-PRIV-TILLAGE) moves the
+    barge, and the extra quarter wins a VP tie (R-END-3). Ending the turn loses."""
+    s = final_turn()
+    seals = [0] * 8
+    seals[quarter("Leaning House")] = 4
+    edit(s, quarter_seals=seals, avail=[0, 0, 0, 0, 1])
+    for p in (0, 1):
+        edit_player(s, p, seals_in={"Leaning House": 2}, seals_left=10, coins=2, barge=0)
+    return lead_by(s, 1, -1)
+
+
+def river_wins():
+    """Seat 1 is 1 VP behind; a river step crosses the bridge (-1 -> +1)."""
+    s = final_turn()
+    edit(s, avail=[1, 0, 0, 1, 0])
+    set_barges(s, 5, 10)
+    return lead_by(s, 1, -1)
+
+
+def joker_wastes():
+    """Seat 1 leads by 1 VP before the last push of the game. No action can gain
+    anything (no seal left, barge at the end, no cards), so the sparrow joker
+    (R-DRAW-5) only throws away the sparrow that wins the game."""
+    s = final_turn()
+    edit(s, phase=PUSH, drawn=[colour("gray"), -1], draw_swap_used=0)
+    set_docks(s, {"gray": 1, "white": 1, "orange": 1, "brown": 1, "turquoise": 1})
+    edit_player(s, 1, sparrows=3, coins=0, seals_left=0, barge=21, hand=0,
+                seals_in={"Tillage": 1})
+    edit_player(s, 0, barge=5, seals_in={"Tillage": 1, "Garden": 1})
+    return lead_by(s, 1, 1)
+
+
+def hidden_variants(players=4):
+    """Two full states of seat 0's turn that differ only in what seat 0 cannot see:
+    which cards the opponents hold (vs the draw pile), and which coat an opponent
+    put under the coat stack (R-INFO-2, R-INFO-3)."""
+    states = []
+    for variant in (0, 1):
+        s = fresh(players=players, seed=11)
+        hands = {1: ["Siege", "Nave I"], 2: ["Patrician"], 3: ["Works of Art II", "Choir III"]}
+        if variant:
+            hands = {1: ["Swabian League", "Steeple II"], 2: ["Fustian I"],
+                     3: ["Siege", "Ulm Chronicle"]}
+        mine = ["Commercial Goods I", "Reformation"]
+        taken = cards_mask(*mine)
+        for p, names in hands.items():
+            if p >= players:
+                continue
+            edit_player(s, p, hand=names)
+            taken |= cards_mask(*names)
+        edit_player(s, 0, hand=mine, supply={"gray": 1, "brown": 2, "orange": 1}, coins=4)
+        under = coat("S-2") if variant == 0 else coat("G-Goose")
+        unknown = (1 << 12) - 1 & ~(1 << under)
+        tail = [under] + [0] * 11
+        by = [players - 1] + [0] * 11
+        edit(s, pile=((1 << 33) - 1) & ~taken, coat_unknown=unknown, coat_tail_len=1,
+             coat_tail=tail, coat_tail_by=by)
+        states.append(s)
+    return states
+
+
+# ---------------------------------------------------------------------------
+
+def test_node_bytes_is_small():
+    assert NODE_BYTES == 32
+
+
+def test_result_fields():
+    s = fresh(players=4, seed=1)
+    r = search(s, iterations=300, seed=2)
+    assert r.player == 0 and r.num_players == 4
+    assert r.iterations == 300
+    assert r.tree_nodes >= 2
+    assert r.best_action == s.legal_actions()[0] == 1  # only "draw" is legal
+    assert sum(a.visits for a in r.actions) == 300
+    assert all(a.availability >= a.visits for a in r.actions)
+    assert len(r.win_probability) == 4 and abs(sum(r.win_probability) - 1) < 1e-9
+    assert len(r.expected_score) == 4
+    assert r.iterations_per_second > 0
+    d = r.to_dict()
+    assert set(d) >= {"best_action", "principal_line", "actions", "win_probability",
+                      "expected_score", "stats"}
+    assert d["stats"]["node_bytes"] == NODE_BYTES
+
+
+def test_same_seed_same_result():
+    s = fresh(players=3, seed=4)
+    ulm_draw = s.legal_actions()[0]
+    s.apply_action(ulm_draw)
+    s.resolve_chance()          # a push decision with 12+ choices
+    a = search(s, iterations=1500, seed=7)
+    b = search(s, iterations=1500, seed=7)
+    assert comparable(a) == comparable(b)
+    c = search(s, iterations=1500, seed=8)
+    assert [x.visits for x in c.actions] != [x.visits for x in a.actions]
+
+
+def test_same_seed_same_result_heuristic_rollouts_and_workers():
+    s = fresh(players=2, seed=5)
+    s.apply_action(1)
+    s.resolve_chance()
+    a = search(s, iterations=800, seed=3, rollout="heuristic", workers=2)
+    b = search(s, iterations=800, seed=3, rollout="heuristic", workers=2)
+    assert a.iterations == 800 and a.workers == 2
+    assert comparable(a) == comparable(b)
+
+
+def test_no_peeking_at_hidden_information():
+    """R-INFO-4: the searcher uses only the mover's knowledge."""
+    a, b = hidden_variants()
+    assert a.raw() != b.raw()
+    ra = search(a, iterations=2000, seed=5)
+    rb = search(b, iterations=2000, seed=5)
+    assert comparable(ra) == comparable(rb)
+
+
+def test_no_peeking_mid_turn_with_heuristic_rollouts():
+    a, b = hidden_variants(players=3)
+    for s in (a, b):
+        s.apply_action(1)
+        s.seed_dealer(9)
+        s.resolve_chance()
+    assert a.legal_actions() == b.legal_actions()
+    ra = search(a, iterations=1000, seed=1, rollout="heuristic")
+    rb = search(b, iterations=1000, seed=1, rollout="heuristic")
+    assert comparable(ra) == comparable(rb)
+
+
+def test_cheat_mode_does_see_hidden_information():
+    """determinize=False searches the given state as if it were known (reference bot)."""
+    a, b = hidden_variants()
+    ra = search(a, iterations=2000, seed=5, determinize=False)
+    rb = search(b, iterations=2000, seed=5, determinize=False)
+    assert comparable(ra) != comparable(rb)
+
+
+def _walk(children, depth=0, out=None):
+    """(key, mover, depth) of every node of an exported tree."""
+    out = [] if out is None else out
+    for key, (_visits, _reward, _avail, _chance, mover, kids) in children.items():
+        out.append((key, mover, depth))
+        _walk(kids, depth + 1, out)
+    return out
+
+
+def _is_card_keep(key):
+    name = ulm.ACTION_NAMES[key] if key < len(ulm.ACTION_NAMES) else ""
+    return name.startswith("keep ") and name[5:] in ulm.CARDS
+
+
+def test_opponent_card_keep_is_one_hidden_child():
+    """Seat 0 ends the turn; seat 1 (Councilman, R-DESC-COUNCIL) pushes into an all-brown
+    grid, buys and keeps 1 of 2 cards. Seen by seat 0 that keep is one child keyed
+    HIDDEN_KEY (action_for_observer), never the concrete card."""
+    s = fresh(players=2, seed=2)
+    set_grid(s, "brown brown brown / brown brown brown / brown brown brown")
+    edit(s, phase=ACTIONS, avail=[0, 0, 0, 0, 0])
+    edit_player(s, 0, hand=0)
+    edit_player(s, 1, hand=0, supply={"gray": 2})
+    give_descendant(s, "Councilman", 1)
+    assert legal(s) == ["end turn"]
+    tree = Searcher(s, seed=3)
+    tree.run(5000)
+    nodes = _walk(tree.tree_dict(max_depth=8))
+    keeps = [(k, m) for k, m, _ in nodes
+             if k == HIDDEN_KEY or _is_card_keep(k)]
+    assert keeps and all(k == HIDDEN_KEY and m == 1 for k, m in keeps)
+    # the same search seen by seat 1 itself (perfect information): concrete keeps
+    cheat = Searcher(s, seed=3, determinize=False)
+    cheat.run(5000)
+    keeps = [k for k, m, _ in _walk(cheat.tree_dict(max_depth=8))
+             if k == HIDDEN_KEY or _is_card_keep(k)]
+    assert keeps and HIDDEN_KEY not in keeps
+
+
+def test_seal_that_wins_the_game_is_found():
+    s = seal_wins()
+    assert legal(s) == ["end turn", "seal in Tillage"]
+    r = search(s, iterations=400, seed=0)
+    assert r.best_action_name == "seal in Tillage"
+    assert r.best.win_probability[1] > 0.95
+    line = [step.name for step in r.principal_line()]
+    assert line[0] == "seal in Tillage"
+    # the seal is followed by the Tillage privilege's dock choice (then a chance refill)
+    assert line[1].startswith("take ") and r.principal_line()[-1].chance_after
+
+
+def test_river_step_over_the_bridge_is_found():
+    s = river_wins()
+    r = search(s, iterations=600, seed=0)
+    line = [step.name for step in r.principal_line()]
+    assert "river step" in line and line[-1] == "end turn"
+    assert r.best_action_name != "end turn"
+    assert r.win_probability[1] > 0.6
+
+
+def test_no_sparrow_wasted_on_an_unusable_action():
+    s = joker_wastes()
+    assert any(n.startswith("joker") for n in legal(s))
+    r = search(s, iterations=800, seed=0)
+    assert not r.best_action_name.startswith("joker")
+    assert sum(a.share for a in r.actions if a.name.startswith("joker")) < 0.15
+    assert not any(step.name.startswith("joker") for step in r.principal_line())
+    assert r.best.win_probability[1] == 1.0
+
+
+def test_principal_line_stops_at_chance_and_end_of_turn():
+    s = fresh(players=2, seed=1)
+    r = search(s, iterations=300, seed=0)
+    line = r.principal_line()
+    assert [step.name for step in line] == ["draw"]
+    assert line[0].chance_after and line[0].share == 1.0
+    assert 0 <= line[0].value <= 1.2
+
+
+def test_time_budget_and_progress():
+    s = fresh(players=4, seed=1)
+    calls = []
+    r = search(s, time=0.3, seed=0, progress=lambda done, elapsed: calls.append((done, elapsed)))
+    assert r.iterations > 100
+    assert 0.25 < r.seconds < 1.5
+    assert len(calls) >= 2
+    assert calls[-1][0] == r.iterations
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_progress_with_iterations_is_deterministic():
+    s = fresh(players=2, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()
+    calls = []
+    a = search(s, iterations=3000, seed=4, progress=lambda d, e: calls.append(d))
+    b = search(s, iterations=3000, seed=4)
+    assert comparable(a) == comparable(b)
+    assert calls[-1] == 3000
+
+
+def test_workers_merge_root_statistics():
+    s = fresh(players=4, seed=2)
+    s.apply_action(1)
+    s.resolve_chance()
+    calls = []
+    r = search(s, iterations=2001, seed=1, workers=2, progress=lambda d, e: calls.append(d))
+    assert r.workers == 2 and r.iterations == 2001
+    assert sum(a.visits for a in r.actions) == 2001
+    assert calls and calls[-1] == 2001
+
+
+def test_tree_stops_growing_when_full():
+    s = fresh(players=2, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()
+    r = search(s, iterations=2000, seed=0, max_nodes=50)
+    assert r.iterations == 2000
+    assert r.tree_nodes == 50
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(iterations=0), "iterations"),
+    (dict(iterations=1.5), "iterations"),
+    (dict(time=-1), "time"),
+    (dict(rollout="smart"), "rollout"),
+    (dict(workers=0), "workers"),
+    (dict(c=-0.1), "c"),
+])
+def test_bad_arguments(kwargs, message):
+    s = fresh(players=2)
+    with pytest.raises(ValueError, match=message):
+        search(s, **kwargs)
+
+
+def test_root_must_be_a_decision():
+    s = ulm.Game(players=2).new_initial_state()
+    assert s.is_chance_node()
+    with pytest.raises(ValueError, match="decision"):
+        search(s, iterations=10)
+
+
+def test_heuristic_policy_plays_sensible_turns():
+    s = river_wins()
+    # uses the available Money and River actions before ending the turn
+    assert ulm.ACTION_NAMES[heuristic_action_for(s, 0)] in ("money", "river step")
+    s = seal_wins()
+    assert ulm.ACTION_NAMES[heuristic_action_for(s, 0)] == "seal in Tillage"
+
+
+def test_heuristic_playouts_score_more_than_random_ones():
+    s = fresh(players=4, seed=3)
+    random_total = sum(sum(playout_scores(s, k, "random")) for k in range(40))
+    heuristic_total = sum(sum(playout_scores(s, k, "heuristic")) for k in range(40))
+    assert heuristic_total > 2 * random_total
+
+
+# ---------------------------------------------------------------------------
+# The `ulm suggest` command (cli/suggest_cmd.py), with a stand-in for
+# ulm.positions: a position file here is JSON {"players", "seat", "raw"}.
+
+import json  # noqa: E402
+import sys  # noqa: E402
+import types  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+
+class StandInPositionError(ValueError):
+    pass
+
+
+def _stand_in_load_position(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        state = ulm.Game(players=data["players"]).new_initial_state()
+        state.set_raw(data["raw"])
+        return state, data["seat"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise StandInPositionError(f"{path}: not a position file ({exc})") from None
+
+
+@pytest.fixture
+def positions(monkeypatch, tmp_path):
+    module = types.ModuleType("ulm.positions")
+    module.load_position = _stand_in_load_position
+    module.PositionError = StandInPositionError
+    monkeypatch.setitem(sys.modules, "ulm.positions", module)
+
+    def write(state, seat, name="position.json"):
+        path = tmp_path / name
+        path.write_text(json.dumps({"players": state.num_players(), "seat": seat,
+                                    "raw": state.raw()}))
+        return str(path)
+    return write
+
+
+def _suggest(*args):
+    from cli.suggest_cmd import suggest
+    return CliRunner().invoke(suggest, [str(a) for a in args])
+
+
+def test_suggest_prints_advice(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 400, "--seed", 1, "--quiet")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "Recommended decisions for the rest of the turn:" in out
+    assert "1. seal in Tillage" in out
+    assert "a chance event follows" in out
+    assert "Top alternatives for the first decision:" in out and "end turn" in out
+    assert "seat 1 (to move)" in out
+    assert "Search: 400 iterations" in out
+    assert res.stderr == ""
+
+
+def test_suggest_json(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 400, "--json", "--rollout", "random", "--workers", 2)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["seat"] == 1 and data["player"] == 1
+    assert data["principal_line"][0]["name"] == "seal in Tillage"
+    assert data["best_action_name"] == "seal in Tillage"
+    assert {a["name"] for a in data["actions"]} == {"seal in Tillage", "end turn"}
+    assert len(data["win_probability"]) == 2 and len(data["expected_score"]) == 2
+    assert data["stats"]["iterations"] == 400 and data["stats"]["workers"] == 2
+    assert res.stderr == ""
+
+
+def test_suggest_same_seed_same_advice(positions):
+    path = positions(river_wins(), 1)
+    a = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
+    b = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
+    for d in (a, b):
+        d["stats"].pop("seconds")
+        d["stats"].pop("iterations_per_second")
+    assert a == b
+
+
+def test_suggest_time_budget(positions):
+    path = positions(fresh(players=2), 0)
+    res = _suggest(path, "--time", 0.2, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["stats"]["iterations"] > 10
+
+
+def test_suggest_bad_position_file(positions, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ nope")
+    res = _suggest(str(bad))
+    assert res.exit_code == 2
+    assert res.stderr.startswith("Error: ") and "not a position file" in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_suggest_wrong_seat(positions):
+    path = positions(seal_wins(), 0)
+    res = _suggest(path, "--iterations", 10)
+    assert res.exit_code == 2
+    assert "seat 0 is not the player to move (seat 1 is)" in res.stderr
+
+
+def test_suggest_iterations_or_time(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 10, "--time", 1)
+    assert res.exit_code == 2
+    assert "either --iterations or --time" in res.output
+
+
+def test_suggest_with_real_position_files(tmp_path):
+    """The command with ulm.positions itself (when it is installed)."""
+    positions = pytest.importorskip("ulm.positions")
+    path = tmp_path / "seal.json"
+    positions.save_position(seal_wins(), path)
+    res = _suggest(path, "--iterations", 400, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["principal_line"][0]["name"] == "seal in Tillage"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nonsense"}')
+    res = _suggest(bad)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("Error: ") and "Traceback" not in res.output
