@@ -1,0 +1,25 @@
+"""Search for Ulm: ISMCTS (compiled, mcts/_search.pyx), its Python API and bots.
+
+    >>> from mcts import search, make_bot
+    >>> result = search(state, iterations=2000, seed=1)
+    >>> bot = make_bot("ismcts:iterations=2000,rollout=heuristic")
+    >>> action = bot.choose(state)
+"""
+try:
+    from mcts import _search  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the build
+    raise ImportError(
+        "the compiled search (mcts._search) is not built. Install the project with "
+        "`pip install .` (or `pip install -e .`), or build it in place with "
+        "`python setup.py build_ext --inplace`; this needs Cython and a C compiler."
+    ) from exc
+
+from mcts.search import (  # noqa: E402
+    DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, NODE_BYTES, ROLLOUTS,
+    ActionStats, LineStep, SearchResult, action_name, principal_line, search,
+)
+from mcts.bots import BOTS, Bot, make_bot  # noqa: E402
+
+__all__ = ["ActionStats", "BOTS", "Bot", "DEFAULT_C", "DEFAULT_ITERATIONS",
+           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT", "LineStep", "NODE_BYTES", "ROLLOUTS",
+           "SearchResult", "action_name", "make_bot", "principal_line", "search"]

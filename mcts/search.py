@@ -1,0 +1,369 @@
+"""The Python face of the search: `search(state, ...) -> SearchResult`.
+
+    >>> import ulm
+    >>> from mcts import search
+    >>> state = ulm.Game(players=4).new_game(seed=1)
+    >>> result = search(state, iterations=2000, seed=3)
+    >>> result.best_action_name, result.win_probability[result.player]
+    >>> [step.name for step in result.principal_line()]
+
+The tree search itself is compiled (mcts/_search.pyx): Python calls it once
+per search, or once per chunk of about 0.1 s when a `progress` callback is
+given. With ``workers=K`` (root parallelism) K processes (forked) each grow an
+independent tree with a seed derived from `seed`, and the root statistics are
+summed. An iteration budget is the total over all workers; a time budget is
+the wall time of each.
+
+The searcher uses only the knowledge of the player to move: the root is
+re-determinized on every iteration (hidden cards and coats are redealt), so
+the hidden parts of the given State do not change the result.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time as _time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as _wait_connections
+from typing import Callable, Optional
+
+from ulm import ACTION_NAMES
+
+from mcts._search import (DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS, Searcher,
+                          derive_seed)
+
+DEFAULT_C = 0.7
+DEFAULT_ITERATIONS = 1000
+DEFAULT_MARGIN_WEIGHT = 0.1
+DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
+PROGRESS_CHUNK_SECONDS = 0.1
+
+__all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
+           "action_name", "NODE_BYTES",
+           "ROLLOUTS", "DEFAULT_C", "DEFAULT_ITERATIONS", "DEFAULT_MARGIN_WEIGHT",
+           "DEFAULT_ROLLOUT"]
+
+
+def action_name(action: int) -> str:
+    """The name of an action or tree key (HIDDEN_KEY: an opponent's hidden card keep)."""
+    if action == HIDDEN_KEY:
+        return "keep a card (hidden)"
+    return ACTION_NAMES[action]
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    """Statistics of one decision at the root."""
+    action: int
+    name: str
+    visits: int
+    availability: int               # iterations in which it was legal (since it was added)
+    share: float                    # visits / all root visits
+    value: float                    # mean reward of the searching player
+    mean_reward: tuple              # mean reward vector, one per player
+    win_probability: tuple          # mean win share per player after this decision
+
+    def to_dict(self) -> dict:
+        return {"action": self.action, "name": self.name, "visits": self.visits,
+                "availability": self.availability, "share": self.share, "value": self.value,
+                "mean_reward": list(self.mean_reward),
+                "win_probability": list(self.win_probability)}
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One recommended decision of the principal line."""
+    action: int
+    name: str
+    visits: int
+    share: float                    # visits / visits of all the alternatives here
+    value: float                    # mean reward of the searching player
+    chance_after: bool = False      # a chance event follows (the line stops here)
+
+    def to_dict(self) -> dict:
+        return {"action": self.action, "name": self.name, "visits": self.visits,
+                "share": self.share, "value": self.value, "chance_after": self.chance_after}
+
+
+@dataclass
+class SearchResult:
+    """What a search found. `actions` is sorted by visits, most visited first."""
+    player: int
+    num_players: int
+    actions: list
+    win_probability: tuple          # per player, mean over iterations of the win share
+    expected_score: tuple           # per player, mean final score of the playouts
+    iterations: int
+    seconds: float                  # wall time of the search
+    tree_nodes: int                 # summed over the workers' trees
+    workers: int = 1
+    seed: int = 0
+    c: float = DEFAULT_C
+    rollout: str = DEFAULT_ROLLOUT
+    turn_tree: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def best(self) -> ActionStats:
+        return self.actions[0]
+
+    @property
+    def best_action(self) -> int:
+        return self.actions[0].action
+
+    @property
+    def best_action_name(self) -> str:
+        return self.actions[0].name
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def stats(self) -> dict:
+        return {"iterations": self.iterations, "seconds": self.seconds,
+                "iterations_per_second": self.iterations_per_second,
+                "tree_nodes": self.tree_nodes, "node_bytes": NODE_BYTES,
+                "workers": self.workers, "seed": self.seed, "c": self.c,
+                "rollout": self.rollout}
+
+    def principal_line(self, max_steps: Optional[int] = None) -> list:
+        """The searching player's recommended decisions for the rest of the turn:
+        the most visited child, followed while the decision is the searching
+        player's and no chance event comes between (a decision followed by a
+        chance event, or the end of the turn, is the last one)."""
+        line = []
+        children = self.turn_tree
+        while children and (max_steps is None or len(line) < max_steps):
+            total = sum(v[0] for v in children.values())
+            key, (visits, reward, _avail, chance_after, mover, kids) = min(
+                children.items(),
+                key=lambda kv: _rank(kv[0], kv[1][0], kv[1][1] / max(kv[1][0], 1)))
+            if mover != self.player or visits == 0:
+                break
+            line.append(LineStep(key, action_name(key), visits, visits / total, reward / visits,
+                                 chance_after))
+            if chance_after:
+                break
+            children = kids
+        return line
+
+    def to_dict(self) -> dict:
+        """The result as JSON-ready data."""
+        return {
+            "player": self.player,
+            "best_action": self.best_action,
+            "best_action_name": self.best_action_name,
+            "principal_line": [s.to_dict() for s in self.principal_line()],
+            "actions": [a.to_dict() for a in self.actions],
+            "win_probability": list(self.win_probability),
+            "expected_score": list(self.expected_score),
+            "stats": self.stats,
+        }
+
+
+def principal_line(result: SearchResult, max_steps: Optional[int] = None) -> list:
+    """The searching player's recommended decisions for the rest of the turn, up to
+    the next chance event (see SearchResult.principal_line)."""
+    return result.principal_line(max_steps)
+
+
+# ---------------------------------------------------------------------------
+# Merging the exports of one or more trees
+
+def _rank(action, visits, value):
+    """Sort key of the recommendation: most visits, then best mean value, then action id."""
+    return (-visits, -value, action)
+
+
+def _merge_trees(trees: list) -> dict:
+    out: dict = {}
+    for tree in trees:
+        for key, (visits, reward, avail, chance_after, mover, kids) in tree.items():
+            if key not in out:
+                out[key] = [0, 0.0, 0, False, mover, []]
+            m = out[key]
+            m[0] += visits
+            m[1] += reward
+            m[2] += avail
+            m[3] = m[3] or chance_after
+            m[5].append(kids)
+    for m in out.values():
+        m[5] = _merge_trees(m[5]) if any(m[5]) else {}
+    return out
+
+
+def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
+                  rollout: str) -> SearchResult:
+    """Sum the root statistics of independent trees (root parallelism)."""
+    first = exports[0]
+    n = first["num_players"]
+    player = first["player"]
+    iterations = sum(e["iterations"] for e in exports)
+    win_sum = [sum(e["win_sum"][p] for e in exports) for p in range(n)]
+    score_sum = [sum(e["score_sum"][p] for e in exports) for p in range(n)]
+    root: dict = {}
+    for e in exports:
+        for key, visits, avail, rewards, wins in e["root"]:
+            m = root.setdefault(key, [0, 0, [0.0] * n, [0.0] * n])
+            m[0] += visits
+            m[1] += avail
+            for p in range(n):
+                m[2][p] += rewards[p]
+                m[3][p] += wins[p]
+    total = sum(m[0] for m in root.values()) or 1
+    actions = []
+    for key, (visits, avail, rewards, wins) in root.items():
+        v = max(visits, 1)
+        actions.append(ActionStats(
+            action=key, name=action_name(key), visits=visits, availability=avail,
+            share=visits / total, value=rewards[player] / v,
+            mean_reward=tuple(r / v for r in rewards), win_probability=tuple(w / v for w in wins)))
+    actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
+    it = max(iterations, 1)
+    return SearchResult(
+        player=player, num_players=n, actions=actions,
+        win_probability=tuple(w / it for w in win_sum),
+        expected_score=tuple(s / it for s in score_sum),
+        iterations=iterations, seconds=seconds,
+        tree_nodes=sum(e["tree_nodes"] for e in exports), workers=len(exports),
+        seed=seed, c=c, rollout=rollout,
+        turn_tree=_merge_trees([e["turn_tree"] for e in exports]))
+
+
+# ---------------------------------------------------------------------------
+# Running trees
+
+def _grow(searcher: Searcher, iterations, seconds, report) -> None:
+    """Grow one tree to its budget, calling report(done) after each chunk if given."""
+    start = _time.monotonic()
+    done = 0
+    while True:
+        left_it = None if iterations is None else iterations - done
+        left_s = None if seconds is None else seconds - (_time.monotonic() - start)
+        if left_it is not None and left_it <= 0:
+            return
+        if left_s is not None and left_s <= 0 and done > 0:
+            return
+        if report is None:
+            done += searcher.run(left_it, left_s)
+            return
+        chunk = PROGRESS_CHUNK_SECONDS
+        if left_s is not None:
+            chunk = max(min(left_s, PROGRESS_CHUNK_SECONDS), 0.0)
+        done += searcher.run(left_it, chunk)
+        report(done)
+
+
+def _worker_main(conn, state, options, iterations, seconds, counter, index):
+    try:
+        searcher = Searcher(state, **options)
+
+        def report(done):
+            counter[index] = done
+
+        _grow(searcher, iterations, seconds, report)
+        conn.send(("ok", searcher.export()))
+    except BaseException:  # pragma: no cover - reported to the parent
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def _check_budget(iterations, time):
+    if iterations is None and time is None:
+        iterations = DEFAULT_ITERATIONS
+    if iterations is not None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations: must be a positive whole number, got {iterations!r}")
+    if time is not None:
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 \
+                or math.isinf(time):
+            raise ValueError(f"time: must be a positive number of seconds, got {time!r}")
+        time = float(time)
+    return iterations, time
+
+
+def search(state, iterations: Optional[int] = None, time: Optional[float] = None, *,
+           c: float = DEFAULT_C, rollout: str = DEFAULT_ROLLOUT, seed: int = 0, workers: int = 1,
+           progress: Optional[Callable[[int, float], None]] = None,
+           margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
+           max_nodes: int = DEFAULT_MAX_NODES) -> SearchResult:
+    """Search the decision of the player to move in `state` (ISMCTS).
+
+    iterations / time: the budget (both: whichever ends first; neither:
+    DEFAULT_ITERATIONS). With the same seed, iteration budget and workers the
+    result is the same exactly. c: UCB exploration constant. rollout:
+    "heuristic" (a cheap rule-based policy, the default) or "random" (uniform
+    legal decisions, about twice as many iterations per second). margin_weight:
+    weight of the score-margin term of the reward. progress(iterations_done,
+    seconds_elapsed) is called about every 0.1 s. determinize=False searches
+    `state` as if everything in it were known (a cheat, for reference only).
+    max_nodes caps the nodes of each tree (it then stops growing).
+    """
+    iterations, time = _check_budget(iterations, time)
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
+    if not isinstance(c, (int, float)) or c < 0:
+        raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
+    if iterations is not None and workers > iterations:
+        workers = iterations
+    options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
+                   determinize=determinize, max_nodes=max_nodes)
+    start = _time.monotonic()
+    if workers == 1:
+        searcher = Searcher(state, seed=seed, **options)
+        report = None
+        if progress is not None:
+            def report(done):
+                progress(done, _time.monotonic() - start)
+        _grow(searcher, iterations, time, report)
+        exports = [searcher.export()]
+    else:
+        exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
+    return merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
+                         rollout=rollout)
+
+
+def _run_workers(state, options, iterations, time, seed, workers, progress, start):
+    Searcher(state, seed=0, **options)        # validate the root here, not in the children
+    ctx = multiprocessing.get_context("fork")
+    counter = ctx.RawArray("q", workers)
+    procs, conns = [], []
+    for i in range(workers):
+        share = None if iterations is None else iterations // workers + (i < iterations % workers)
+        opts = dict(options, seed=derive_seed(seed, i))
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker_main, args=(send, state, opts, share, time, counter, i),
+                           daemon=True)
+        proc.start()
+        send.close()
+        procs.append(proc)
+        conns.append(recv)
+    results: dict = {}
+    try:
+        pending = {conn: i for i, conn in enumerate(conns)}
+        while pending:
+            ready = _wait_connections(list(pending), timeout=PROGRESS_CHUNK_SECONDS)
+            for conn in ready:
+                i = pending.pop(conn)
+                try:
+                    status, payload = conn.recv()
+                except EOFError:
+                    status, payload = "error", f"worker {i} ended without a result"
+                if status != "ok":
+                    raise RuntimeError(f"search worker {i} failed:\n{payload}")
+                results[i] = payload
+                counter[i] = payload["iterations"]
+            if progress is not None:
+                progress(sum(counter), _time.monotonic() - start)
+    finally:
+        for proc in procs:
+            if proc.is_alive() and len(results) < workers:
+                proc.terminate()
+            proc.join()
+        for conn in conns:
+            conn.close()
+    return [results[i] for i in range(workers)]
