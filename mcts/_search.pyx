@@ -26,10 +26,6 @@ Nodes are ``Node`` structs in one malloc'd array that doubles when full (up to
 ``max_nodes``, after which the tree stops growing); NODE_BYTES = 32 bytes per
 node. The whole loop runs without the GIL; Python calls ``Searcher.run`` once
 per search (or once per chunk when progress is reported).
-
-Helpers of the core that are not in ulm/_fastcore.pxd are re-derived here
-from the public struct fields: the push-line table (PUSH_CELLS), the next free
-river space, the seal cost and the "beside the barge" test.
 """
 
 from libc.stdlib cimport malloc, realloc, free
@@ -44,7 +40,6 @@ cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
-import ulm._fastcore as _core
 
 NODE_BYTES = sizeof(Node)
 ROLLOUTS = ("random", "heuristic")
@@ -54,21 +49,8 @@ DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most; the tree stops grow
 INITIAL_NODES = 1 << 12
 
 # ---------------------------------------------------------------------------
-# Small helpers re-derived from the struct (the core keeps its own private)
+# Small helpers
 
-cdef int8_t PUSH_CELLS[12][3]   # entry cell first, far end last (as the core's table)
-
-cdef void _init_push_cells():
-    cdef int r, c
-    for r in range(3):
-        PUSH_CELLS[r][0] = 3 * r; PUSH_CELLS[r][1] = 3 * r + 1; PUSH_CELLS[r][2] = 3 * r + 2
-        PUSH_CELLS[3 + r][0] = 3 * r + 2; PUSH_CELLS[3 + r][1] = 3 * r + 1
-        PUSH_CELLS[3 + r][2] = 3 * r
-    for c in range(3):
-        PUSH_CELLS[6 + c][0] = c; PUSH_CELLS[6 + c][1] = 3 + c; PUSH_CELLS[6 + c][2] = 6 + c
-        PUSH_CELLS[9 + c][0] = 6 + c; PUSH_CELLS[9 + c][1] = 3 + c; PUSH_CELLS[9 + c][2] = c
-
-_init_push_cells()
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -89,42 +71,9 @@ def derive_seed(seed, index):
                      + <uint64_t>0x9E3779B97F4A7C15 * <uint64_t>(int(index) + 1)))
 
 
-cdef inline bint tower_in_force(const GameState* s, int t) noexcept nogil:
-    return s.tower_current == t
-
-
-cdef inline int supply_total(const Player* pl) noexcept nogil:
-    return pl.supply[0] + pl.supply[1] + pl.supply[2] + pl.supply[3] + pl.supply[4]
-
-
-cdef inline int seal_cost(const GameState* s) noexcept nogil:
-    # R-ACT-SEAL-1, R-TOWER-T6/T7
-    if tower_in_force(s, 5):
-        return 1
-    if tower_in_force(s, 6):
-        return 3
-    return 2
-
-
-cdef int next_free_space(const GameState* s, int p, int idx) noexcept nogil:
-    """The next river index after idx that holds no other barge, or -1 (R-RIVER-1)."""
-    cdef int i, q
-    cdef bint taken
-    for i in range(idx + 1, RIVER_LEN):
-        taken = False
-        for q in range(s.num_players):
-            if q != p and s.players[q].barge == i:
-                taken = True
-                break
-        if not taken:
-            return i
-    return -1
-
-
 cdef inline bint free_quarter_beside(const Board* b, const GameState* s, int p) noexcept nogil:
     cdef int i = s.players[p].barge
-    return (s.quarter_seals[b.north_of[i]] < b.capacity[b.north_of[i]]
-            or s.quarter_seals[b.south_of[i]] < b.capacity[b.south_of[i]])
+    return quarter_free(b, s, b.north_of[i]) or quarter_free(b, s, b.south_of[i])
 
 
 cdef inline int money_per_action(const GameState* s, int p) noexcept nogil:
@@ -238,8 +187,8 @@ cdef int best_push(const Board* b, const GameState* s, int p, const int16_t* leg
             continue
         e = legal[i] - A_PUSH
         colours[0] = s.drawn[0]
-        colours[1] = s.grid[PUSH_CELLS[e][0]]
-        colours[2] = s.grid[PUSH_CELLS[e][1]]
+        colours[1] = s.grid[push_cell(e, 0)]
+        colours[2] = s.grid[push_cell(e, 1)]
         # a little noise keeps the rollouts varied and breaks ties at random
         v = line_value(b, s, p, colours) + 0.4 * (rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
         if v > best_v:
@@ -499,65 +448,16 @@ cdef int greedy_choice(const Board* b, const GameState* s, uint64_t seed) noexce
 # ---------------------------------------------------------------------------
 # Hidden information
 
-cdef void canonical_hidden(GameState* s, int observer) noexcept nogil:
-    """Replace what `observer` cannot see by a fixed arrangement of the same sets:
-    the opponents' hand cards and the draw pile are dealt from their union in
-    card order, the coats others put under the stack and the unknown coats
-    likewise. Two states that `observer` cannot tell apart become the same
-    struct, so with one seed the core's `determinize` (which redeals all of it on
-    every iteration) gives the same worlds: the search cannot depend on the hidden
-    parts even through the order in which they are stored."""
-    cdef uint64_t cards = s.pile, bits
-    cdef int p, i, k, take, c
-    cdef uint16_t coats = s.coat_unknown
-    if s.turn_player != observer:
-        return          # the root is always the observer's decision; nothing to do
-    for p in range(s.num_players):
-        if p != observer:
-            cards |= s.players[p].hand
-    for p in range(s.num_players):
-        if p == observer:
-            continue
-        take = popcount64(s.players[p].hand)
-        s.players[p].hand = 0
-        for k in range(take):
-            c = ctz64(cards)
-            cards &= cards - 1
-            s.players[p].hand |= (<uint64_t>1) << c
-    s.pile = cards
-    for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
-            coats |= <uint16_t>(1 << s.coat_tail[i])
-    for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
-            c = ctz64(coats)
-            coats &= coats - 1
-            s.coat_tail[i] = c
-    s.coat_unknown = coats
-
-
 # ---------------------------------------------------------------------------
-# Conversions from the Python State (the core's State keeps its struct private)
-
-_EMPTY_PLAYER = {"score": 0, "coins": 0, "sparrows": 0, "barge": 0, "seals_left": 0,
-                 "crests_left": 0, "hand": 0, "front": 0, "coats": 0,
-                 "supply": [0] * NUM_COLOURS, "seals_in": [0] * NUM_QUARTERS,
-                 "vp": [0] * NUM_SOURCES}
-
+# From the Python State
 
 cdef int load_state(object state, GameState* out, Board* board) except -1:
-    """Copy a ulm State's struct (through State.raw()) and its board table."""
-    if not isinstance(state, _core.State):
+    """Copy a ulm State's struct and its board (a struct copy each)."""
+    if not isinstance(state, State):
         raise TypeError(f"state: expected a ulm State, got {type(state).__name__}")
-    raw = state.raw()
-    players = list(raw["players"])
-    while len(players) < MAX_PLAYERS:
-        players.append(_EMPTY_PLAYER)
-    raw["players"] = players
-    out[0] = raw
+    out[0] = (<State>state).s
     if board != NULL:
-        table = state.game.table
-        board[0] = {k: table[k] for k in _core.BOARD_FIELDS}
+        board[0] = (<State>state).game.board
     return 0
 
 
@@ -653,8 +553,6 @@ cdef class Searcher:
         self.c = c
         self.margin_weight = margin_weight
         self.determinize_each = determinize
-        if determinize:
-            canonical_hidden(&self.root, self.root_player)
         rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes

@@ -59,10 +59,6 @@ _ACTION_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 
 cdef class CoreGame:
     """Player count, variant and board table of a game; makes its states."""
-    cdef Board board
-    cdef readonly int num_players
-    cdef readonly bint advanced
-    cdef readonly dict table
 
     def __init__(self, int num_players, bint advanced, dict table):
         if num_players < 2 or num_players > MAX_PLAYERS:  # R-COMP-6
@@ -90,9 +86,6 @@ cdef class CoreGame:
 
 cdef class State:
     """One position. Follows OpenSpiel's State contract in snake_case."""
-    cdef GameState s
-    cdef Rng dealer
-    cdef readonly CoreGame game
 
     # --- OpenSpiel contract -------------------------------------------------
     def current_player(self):

@@ -269,6 +269,50 @@ ctypedef struct Rng:
     uint64_t s
 
 
+cdef class CoreGame:
+    cdef Board board
+    cdef readonly int num_players
+    cdef readonly bint advanced
+    cdef readonly dict table
+
+
+cdef class State:
+    cdef GameState s
+    cdef Rng dealer
+    cdef readonly CoreGame game
+
+
+# Small rules shared with the search, compiled inline into both.
+
+cdef inline bint tower_in_force(const GameState* s, int t) noexcept nogil:
+    """Is tower tile T(t+1) in force this round? (never in the basic game)"""
+    return s.tower_current == t
+
+cdef inline int supply_total(const Player* pl) noexcept nogil:
+    return pl.supply[0] + pl.supply[1] + pl.supply[2] + pl.supply[3] + pl.supply[4]
+
+cdef inline int seal_cost(const GameState* s) noexcept nogil:
+    # R-ACT-SEAL-1, R-TOWER-T6/T7
+    if tower_in_force(s, 5):
+        return 1
+    if tower_in_force(s, 6):
+        return 3
+    return 2
+
+cdef inline int push_cell(int e, int i) noexcept nogil:
+    """The grid cell (row-major) at place i of push entry e: 0 is the entry end,
+    2 the far end (R-PUSH-1; entries: rows from the left, rows from the right,
+    columns from the top, columns from the bottom)."""
+    cdef int k = e % 3
+    if e < 3:
+        return 3 * k + i
+    if e < 6:
+        return 3 * k + 2 - i
+    if e < 9:
+        return k + 3 * i
+    return k + 6 - 3 * i
+
+
 cdef uint64_t rng_next(Rng* r) noexcept nogil
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil
 cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil
@@ -284,5 +328,7 @@ cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
 cdef int end_bonus(const Board* b, const GameState* s, int p, int16_t* by_source) noexcept nogil
 cdef int winners(const Board* b, const GameState* s, int* won) noexcept nogil
 cdef int quarters_with_seal(const GameState* s, int p) noexcept nogil
+cdef int next_free_space(const GameState* s, int p, int idx) noexcept nogil
+cdef bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil
 cdef int action_for_observer(const GameState* s, int action, int observer) noexcept nogil

@@ -83,7 +83,7 @@ cdef uint8_t GRID_START[NUM_COLOURS]
 cdef uint8_t BAG_START[NUM_COLOURS]
 
 cdef void _init_tables():
-    cdef int a, b, k = 0, r, c
+    cdef int a, b, k = 0, r, c, e
     for a in range(5):
         for b in range(a, 5):
             PAIR_A[k] = a
@@ -91,16 +91,15 @@ cdef void _init_tables():
             PAIR_INDEX[a][b] = k
             PAIR_INDEX[b][a] = k
             k += 1
+    for e in range(12):
+        for k in range(3):
+            PUSH_CELLS[e][k] = push_cell(e, k)
     for r in range(3):
-        # rows: outer spaces are numbered clockwise from the top-left (section 7)
-        PUSH_CELLS[r][0] = 3 * r; PUSH_CELLS[r][1] = 3 * r + 1; PUSH_CELLS[r][2] = 3 * r + 2
+        # outer spaces are numbered clockwise from the top-left (section 7)
         PUSH_IN[r] = 11 - r; PUSH_OUT[r] = 3 + r
-        PUSH_CELLS[3 + r][0] = 3 * r + 2; PUSH_CELLS[3 + r][1] = 3 * r + 1; PUSH_CELLS[3 + r][2] = 3 * r
         PUSH_IN[3 + r] = 3 + r; PUSH_OUT[3 + r] = 11 - r
     for c in range(3):
-        PUSH_CELLS[6 + c][0] = c; PUSH_CELLS[6 + c][1] = 3 + c; PUSH_CELLS[6 + c][2] = 6 + c
         PUSH_IN[6 + c] = c; PUSH_OUT[6 + c] = 8 - c
-        PUSH_CELLS[9 + c][0] = 6 + c; PUSH_CELLS[9 + c][1] = 3 + c; PUSH_CELLS[9 + c][2] = c
         PUSH_IN[9 + c] = 8 - c; PUSH_OUT[9 + c] = c
     for r in range(3):
         LINES[r][0] = 3 * r; LINES[r][1] = 3 * r + 1; LINES[r][2] = 3 * r + 2
@@ -147,18 +146,11 @@ cdef inline uint64_t bit(int i) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Small queries
 
-cdef inline int tower(const GameState* s, int t) noexcept nogil:
-    """Is tower tile T(t+1) in force this round (advanced game only)?"""
-    return s.tower_current == t
-
 cdef inline bint owns(const GameState* s, int p, int d) noexcept nogil:
     return s.desc[d] == p
 
 cdef inline int bag_total(const GameState* s) noexcept nogil:
     return s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3] + s.bag[4]
-
-cdef inline int supply_total(const Player* pl) noexcept nogil:
-    return pl.supply[0] + pl.supply[1] + pl.supply[2] + pl.supply[3] + pl.supply[4]
 
 cdef inline int dock_total(const GameState* s) noexcept nogil:
     return s.docks[0] + s.docks[1] + s.docks[2] + s.docks[3] + s.docks[4]
@@ -194,16 +186,8 @@ cdef int quarters_with_seal(const GameState* s, int p) noexcept nogil:
             n += 1
     return n
 
-cdef inline bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil:
+cdef bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil:
     return s.quarter_seals[q] < b.capacity[q]
-
-cdef inline int seal_cost(const GameState* s) noexcept nogil:
-    # R-ACT-SEAL-1, R-TOWER-T6/T7
-    if tower(s, 5):
-        return 1
-    if tower(s, 6):
-        return 3
-    return 2
 
 cdef inline bint line_pushable(const GameState* s, int e) noexcept nogil:
     # R-PUSH-3: both outer spaces of the line are empty
@@ -556,7 +540,7 @@ cdef void start_turn(GameState* s, int p) noexcept nogil:
     s.phase = PH_BEFORE_DRAW
     s.free_play = 1
     memset(s.avail, 0, sizeof(s.avail))
-    s.t5_seal = 1 if tower(s, 4) else 0
+    s.t5_seal = 1 if tower_in_force(s, 4) else 0
     s.river_extra = 0
     s.draw_swap_used = 0
     s.merchant_used = 0
@@ -594,7 +578,7 @@ cdef void round_start(GameState* s) noexcept nogil:
     start_turn(s, 0)
 
 cdef bint can_pay_tower(const GameState* s, int p) noexcept nogil:
-    if tower(s, 7):
+    if tower_in_force(s, 7):
         return supply_total(&s.players[p]) >= 2
     return s.players[p].coins >= 2
 
@@ -793,7 +777,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
         n += 1
         n = gen_merchant(s, p, out, n)
         n = gen_card_plays(b, s, p, out, n)
-        if tower(s, 10):  # R-TOWER-T11
+        if tower_in_force(s, 10):  # R-TOWER-T11
             bag_at_draw(s, bag)
             for c in range(NUM_COLOURS):
                 if bag[c] > 0:
@@ -832,11 +816,11 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                 out[n] = A_CLEAR + e
                 n += 1
     if s.avail[BROWN] > 0 and cards_left(s):
-        if tower(s, 2):      # R-TOWER-T3
+        if tower_in_force(s, 2):      # R-TOWER-T3
             if pl.coins >= 1:
                 out[n] = A_BUY_COIN
                 n += 1
-        elif tower(s, 3):    # R-TOWER-T4
+        elif tower_in_force(s, 3):    # R-TOWER-T4
             for c in range(NUM_COLOURS):
                 if pl.supply[c] > 0:
                     out[n] = A_BUY_TILE + c
@@ -853,7 +837,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
     cost = seal_cost(s)
     seal_ok = has_seal_action(s) and can_seal_basics(s, p, cost)
     if seal_ok:
-        wide = tower(s, 11)  # R-TOWER-T12
+        wide = tower_in_force(s, 11)  # R-TOWER-T12
         for q in range(NUM_QUARTERS):
             if quarter_free(b, s, q) and quarter_in_reach(b, s, p, q, wide):
                 out[n] = A_SEAL + q
@@ -865,7 +849,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                     out[n] = A_SEAL_WALL + q
                     n += 1
     n = gen_merchant(s, p, out, n)
-    if tower(s, 9) and not s.t10_used and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE:
+    if tower_in_force(s, 9) and not s.t10_used and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE:
         out[n] = A_TAKE_PUSHED_OUT  # R-PUSH-7
         n += 1
     n = gen_card_plays(b, s, p, out, n)
@@ -977,7 +961,7 @@ cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcep
                 out[n] = A_PICK_COLOUR + i
                 n += 1
     elif t == TK_TOWER_PAYMENT:
-        if tower(s, 7):  # T8
+        if tower_in_force(s, 7):  # T8
             for k in range(NUM_PAIRS):
                 if (pl.supply[PAIR_A[k]] > 0 and pl.supply[PAIR_B[k]] > 0
                         and (PAIR_A[k] != PAIR_B[k] or pl.supply[PAIR_A[k]] >= 2)):
@@ -1290,7 +1274,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         s.draw_swap_used = 1
     elif a == A_MONEY:  # R-ACT-MONEY-1
         s.avail[GRAY] -= 1
-        pl.coins += 1 + owns(s, p, MINT_MASTER) + tower(s, 1)
+        pl.coins += 1 + owns(s, p, MINT_MASTER) + tower_in_force(s, 1)
     elif a < A_BUY_PAIR:  # R-ACT-CLEAR-1
         d = a - A_CLEAR
         s.avail[WHITE] -= 1
@@ -1320,7 +1304,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
             s.river_extra -= 1
         else:
             s.avail[TURQUOISE] -= 1
-            s.river_extra += owns(s, p, BARGE_DRIVER) + tower(s, 0)
+            s.river_extra += owns(s, p, BARGE_DRIVER) + tower_in_force(s, 0)
         move_barge(b, s, p, 1)
     elif a < A_SEAL_WALL:
         use_seal_action(s)
@@ -1373,7 +1357,7 @@ cdef void apply_action(const Board* b, GameState* s, int a) noexcept nogil:
         else:
             apply_task_decision(b, s, a)
     elif a == A_END_TURN:
-        if s.advanced and (tower(s, 7) or tower(s, 8)):  # R-TOWER-T8/T9
+        if s.advanced and (tower_in_force(s, 7) or tower_in_force(s, 8)):  # R-TOWER-T8/T9
             push_task(s, TK_TOWER_PAYMENT, 0)
         else:
             finish_turn(b, s)
@@ -1402,6 +1386,17 @@ cdef void shuffle8(int8_t* a, int n, Rng* r) noexcept nogil:
     for i in range(n - 1, 0, -1):
         j = rng_below(r, i + 1)
         x = a[i]; a[i] = a[j]; a[j] = x
+
+cdef void sort8(int8_t* a, int n) noexcept nogil:
+    cdef int i, j
+    cdef int8_t x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
 
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
     """Redeal what `observer` cannot see, uniformly among the states it cannot
@@ -1460,6 +1455,7 @@ cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
         for i in range(s.n_looked_coats):
             pool[n] = s.looked_coats[i]
             n += 1
+    sort8(pool, n)  # the pool's order must not tell where the hidden coats were
     shuffle8(pool, n, r)
     k = 0
     for i in range(s.coat_tail_len):
