@@ -193,7 +193,7 @@ def test_missing_board_file_R_BOARD_1(tmp_path):
     path = tmp_path / "nowhere" / "board.json"
     with pytest.raises(ulm.BoardError) as err:
         load_board(path)
-    assert f"{path}: cannot read the board file" in str(err.value)
+    assert f"{path}: cannot read the file" in str(err.value)
     with pytest.raises(ulm.BoardError):
         ulm.Game(players=2, board=path)
 

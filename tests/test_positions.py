@@ -745,7 +745,7 @@ BAD = [
     ("board of the wrong type", "midgame-4p", set_(["board"], {}),
      "board: must be the path of a board table file, got dict"),
     ("board file missing", "midgame-4p", set_(["board"], "/nonexistent/board.json"),
-     "board: /nonexistent/board.json: cannot read the board file"),
+     "board: /nonexistent/board.json: cannot read the file"),
     ("not an object", "midgame-4p", lambda d: Replace([]),
      "position: must be a JSON object, got list"),
 ]

@@ -12,6 +12,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from ulm.jsonfile import read_json
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT, QUARTERS,
                            RIVER_BONUSES, RIVER_LENGTH)
 
@@ -205,15 +206,8 @@ def load_board(path: str | Path | None = None) -> dict:
     if path is None:
         text = resources.files("ulm.data").joinpath(DEFAULT_BOARD).read_text(encoding="utf-8")
         source = "board.json"
+        data = json.loads(text)
     else:
         source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise BoardError(f"{source}: cannot read the board file ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                         f"{exc.msg})") from None
+        data = read_json(path, BoardError)
     return parse_board(data, source)

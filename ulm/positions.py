@@ -12,9 +12,6 @@ rejection is a `PositionError` whose message starts with the field path.
 from __future__ import annotations
 
 import difflib
-import json
-import os
-import tempfile
 from pathlib import Path
 
 from ulm import _fastcore as core
@@ -22,6 +19,7 @@ from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS,
                            SOURCES, TASKS, TOWER_TILES)
 from ulm.board import BoardError
 from ulm.game import VARIANTS, Game
+from ulm.jsonfile import dumps, read_json, write_atomically  # noqa: F401 (re-exported)
 
 FORMAT = "ulm-position/1"
 KINDS = ("full", "view")
@@ -671,65 +669,11 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
 
 def load_position(path: str | Path, board=None) -> tuple[core.State, int]:
     """Read, validate and build a position file; returns (state, seat)."""
-    source = str(path)
+    data = read_json(path, PositionError)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PositionError(f"{source}: cannot read the file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise PositionError(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
-                            f"at position {exc.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                            f"{exc.msg})") from None
-    try:
-        return position_to_state(data, source, board)
+        return position_to_state(data, str(path), board)
     except PositionError as exc:
-        raise PositionError(f"{source}: {exc}") from None
-
-
-def _compact(value, indent: str = "") -> str:
-    """JSON with one field per line, but lists and small objects of plain values
-    on one line, so that a person can read and type a position."""
-    inner = indent + "  "
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        flat = all(not isinstance(v, (dict, list)) for v in value.values())
-        if flat and len(value) <= 6:
-            return json.dumps(value, ensure_ascii=False)
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_compact(v, inner)}"
-                 for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    if isinstance(value, list):
-        if all(not isinstance(v, dict) for v in value) and all(
-                not isinstance(v, list) or all(not isinstance(x, (dict, list)) for x in v)
-                for v in value):
-            return json.dumps(value, ensure_ascii=False)
-        items = [f"{inner}{_compact(v, inner)}" for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
-    return json.dumps(value, ensure_ascii=False)
-
-
-def dumps(data: dict) -> str:
-    """The canonical text of a position or record (what `save` writes)."""
-    return _compact(data) + "\n"
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file renamed into place."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        raise PositionError(f"{path}: {exc}") from None
 
 
 def save_position(state: core.State, path: str | Path, viewer: int | None = None) -> dict:

@@ -8,13 +8,12 @@ seeded with the record's seed, draws them again, so a record replays exactly.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ulm._fastcore import ACTION_NAMES, SEATS
 from ulm.board import BoardError
 from ulm.game import VARIANTS, Game
-from ulm.positions import dumps, write_atomically
+from ulm.jsonfile import dumps, read_json, write_atomically
 
 FORMAT = "ulm-record/1"
 FIELDS = ("format", "players", "variant", "board", "seed", "decisions", "bots", "result")
@@ -103,18 +102,8 @@ def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
 
 
 def load_record(path: str | Path, at: int | None = None) -> GameRecord:
-    source = str(path)
+    data = read_json(path, RecordError)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RecordError(f"{source}: cannot read the file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
-                          f"at position {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                          f"{exc.msg})") from None
-    try:
-        return replay(data, at, source)
+        return replay(data, at, str(path))
     except RecordError as exc:
-        raise RecordError(f"{source}: {exc}") from None
+        raise RecordError(f"{path}: {exc}") from None
