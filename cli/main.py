@@ -62,7 +62,7 @@ def write_output(text: str, out: str | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        from ulm.positions import write_atomically
+        from ulm.jsonfile import write_atomically
         write_atomically(out, text)
 
 

@@ -69,8 +69,8 @@ def _split_specs(text: str) -> list[str]:
 
 @click.command("tournament")
 @click.option("--bots", "bots", required=True, multiple=True,
-              help="Bot specs (repeat, or list after one --bots): seats are filled in this order, "
-                   "cyclically, then rotated.")
+              help="Bot specs (repeat, list after one --bots, or separate with commas as in "
+                   "`ulm play`): seats are filled in this order, cyclically, then rotated.")
 @click.argument("more_bots", nargs=-1)
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
@@ -92,7 +92,7 @@ def tournament(bots, more_bots, players, games, workers, seed, variant, board, o
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
     from mcts.tournament import TournamentConfig, TournamentError, format_table, run_tournament
-    specs = list(bots) + list(more_bots)
+    specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
     try:

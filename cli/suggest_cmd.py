@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from ulm._fastcore import SEATS
+
 DEFAULT_ITERATIONS = 10000
 TOP_ALTERNATIVES = 5
 
@@ -43,7 +45,7 @@ def format_result(result, state, seat, path) -> str:
     """The human-readable report of a search."""
     raw = state.raw()
     n = result.num_players
-    lines = [f"Position {path}: seat {seat} to move, round {raw['round'] + 1} of 10, "
+    lines = [f"Position {path}: {SEATS[seat]} to move, round {raw['round'] + 1} of 10, "
              f"{n} players", ""]
     line = result.principal_line()
     lines.append("Recommended decisions for the rest of the turn:")
@@ -66,7 +68,7 @@ def format_result(result, state, seat, path) -> str:
     lines.append("")
     lines.append("Win probability and expected final score:")
     for p in range(n):
-        who = f"seat {p}" + (" (to move)" if p == seat else "")
+        who = SEATS[p] + (" (to move)" if p == seat else "")
         lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
                      f"{result.expected_score[p]:6.1f} VP")
     lines.append("")
@@ -117,7 +119,7 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
         _fail(f"{position}: the position is not a decision of a player "
               f"({'the game is over' if state.is_terminal() else 'a chance event is pending'})")
     if seat != mover:
-        _fail(f"{position}: seat {seat} is not the player to move (seat {mover} is)")
+        _fail(f"{position}: {SEATS[seat]} is not the player to move ({SEATS[mover]} is)")
 
     from mcts import search
 

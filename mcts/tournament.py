@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulm._fastcore import ACTION_NAMES, SEATS
-from ulm.positions import write_atomically
+from ulm.jsonfile import write_atomically
 from ulm.records import GameRecord
 
 Z95 = 1.959963984540054
@@ -86,7 +86,9 @@ def _with_seed(spec: str, seed: int) -> str:
 
 
 def ranks_of(scores: list[int], returns: list[float]) -> list[float]:
-    """Rank 1 = winner; shared winners share rank 1; others by score, ties averaged."""
+    """Rank 1 = winner; the others by score. Ties share the average of their
+    places (fractional ranking): two shared winners both get 1.5, so the ranks
+    of a game always add up to 1 + 2 + ... + N."""
     n = len(scores)
     key = [(returns[p] > 0, scores[p]) for p in range(n)]
     ranks = []
@@ -195,6 +197,14 @@ def validate_config(cfg: TournamentConfig) -> None:
             make_bot(spec)
         except ValueError as exc:
             raise TournamentError(f"--bots: {exc}") from None
+    if cfg.board is not None:
+        # before --out gets a tournament.json: a typo in the path must not
+        # leave a folder that refuses the corrected command as "another tournament"
+        from ulm.board import BoardError, load_board
+        try:
+            load_board(cfg.board)
+        except BoardError as exc:
+            raise TournamentError(f"--board: {exc}") from None
 
 
 def _run_one(args):
@@ -224,14 +234,18 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
             write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
         if games_file.exists():
+            seen = set()
             with open(games_file, encoding="utf-8") as f:
                 for line in f:
                     line = line.strip()
                     if line:
                         try:
-                            rows.append(json.loads(line))
+                            row = json.loads(line)
                         except json.JSONDecodeError:
                             break  # a line cut by an interruption: play that game again
+                        if row["game"] not in seen:  # two runs into one folder: keep one
+                            seen.add(row["game"])
+                            rows.append(row)
             # rewrite without a torn last line
             write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
     done = {r["game"] for r in rows}
