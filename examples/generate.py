@@ -44,9 +44,10 @@ def examples() -> dict[str, str]:
         files[f"new-{n}p.json"] = dumps(state_to_position(Game(players=n).new_game(n)))
     rec = GameRecord(players=4, seed=11)
     at_turn_start(rec, 11, 13)
-    rec.apply(rec.state.string_to_action("draw"))  # the tile to push is known: push phase
     files["midgame-4p.json"] = dumps(state_to_position(rec.state))
     files["midgame-4p-view.json"] = dumps(state_to_position(rec.state, rec.state.current_player()))
+    rec.apply(rec.state.string_to_action("draw"))  # the tile to push is known: push phase
+    files["push-4p-view.json"] = dumps(state_to_position(rec.state, rec.state.current_player()))
     adv = GameRecord(players=3, variant="advanced", seed=5)
     at_turn_start(adv, 5, 10)
     files["advanced-3p.json"] = dumps(state_to_position(adv.state))

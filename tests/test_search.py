@@ -387,7 +387,7 @@ def test_suggest_prints_advice(positions):
     assert "1. seal in Tillage" in out
     assert "a chance event follows" in out
     assert "Top alternatives for the first decision:" in out and "end turn" in out
-    assert "seat 1 (to move)" in out
+    assert "Blue (to move)" in out
     assert "Search: 400 iterations" in out
     assert res.stderr == ""
 
@@ -436,7 +436,7 @@ def test_suggest_wrong_seat(positions):
     path = positions(seal_wins(), 0)
     res = _suggest(path, "--iterations", 10)
     assert res.exit_code == 2
-    assert "seat 0 is not the player to move (seat 1 is)" in res.stderr
+    assert "Red is not the player to move (Blue is)" in res.stderr
 
 
 def test_suggest_iterations_or_time(positions):
