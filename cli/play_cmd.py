@@ -36,6 +36,10 @@ def play(bots, seed, variant, board, record, quiet):
     if not 2 <= len(specs) <= 4:
         raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
     _check_specs(specs)
+    if record and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
+        # checked before the game, not after it has been played
+        raise InputError(f"--record: {record}: the folder "
+                         f"{os.path.dirname(os.path.abspath(record))} does not exist")
     log = None if quiet else click.echo
     row = play_game(specs, seed, variant, board, log=log, record_path=record)
     click.echo("")

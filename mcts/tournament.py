@@ -110,7 +110,10 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exact ends for 0 and n wins (rounding would leave e.g. 5e-17 above a rate of 0)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
 
 
 def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, float]:
@@ -253,7 +256,9 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
             if g not in done]
     bar = None
     if progress and todo:
+        import tqdm as tqdm_module
         from tqdm import tqdm
+        tqdm_module.tqdm.monitor_interval = 0  # no monitor thread before the workers fork
         bar = tqdm(total=len(cfg.schedule()), initial=len(done), unit="game",
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None

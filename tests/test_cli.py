@@ -1,0 +1,432 @@
+"""The `ulm` command, every subcommand, through click's CliRunner.
+
+Bad input of any kind must end with `Error: ...` on stderr naming what is
+wrong, exit status 2 and no traceback; help texts must work and mention every
+option. Cheap bots only (random, greedy, ismcts with 30 iterations).
+"""
+import json
+import re
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def assert_ok(res):
+    assert res.exit_code == 0, (res.exit_code, res.output, res.exception)
+    return res
+
+
+def assert_input_error(res, *words):
+    """Exit status 2, `Error: ` on stderr naming every word, no traceback."""
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    assert isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    assert "Error: " in res.stderr, res.output
+    for w in words:
+        assert w in res.stderr, (w, res.stderr)
+    return res
+
+
+# ---------------------------------------------------------------------------
+# help
+
+
+def test_every_command_is_registered_and_listed():
+    assert set(COMMANDS) <= set(main.commands)
+    res = assert_ok(run("--help"))
+    for name in COMMANDS:
+        assert re.search(rf"^\s+{name}\s", res.stdout, re.M), name
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_mentions_every_option(name, flag):
+    cmd = main.commands[name]
+    res = assert_ok(run(name, flag))
+    out = res.stdout
+    assert f"Usage: main {name}" in out or f"{name} [OPTIONS]" in out
+    first_line = cmd.help.strip().splitlines()[0]
+    assert " ".join(first_line.split()[:4]) in " ".join(out.split())
+    for param in cmd.params:
+        if isinstance(param, click.Option):
+            assert any(opt in out for opt in param.opts), (name, param.opts)
+        else:
+            assert param.name.upper() in out, (name, param.name)
+    assert res.stderr == ""
+
+
+@pytest.mark.parametrize("name, words", [
+    ("play", ["--bots", "--seed", "--record", "--quiet", "ismcts:iterations"]),
+    ("tournament", ["--bots", "--players", "--games", "--workers", "--out", "--json",
+                    "resumes", "rotated"]),
+    ("bench", ["--quick", "--json", "signature"]),
+    ("suggest", ["--iterations", "--time", "--workers", "--seed", "--rollout"]),
+])
+def test_help_explains_the_main_options(name, words):
+    out = " ".join(assert_ok(run(name, "--help")).stdout.split())
+    for w in words:
+        assert w in out, w
+
+
+# ---------------------------------------------------------------------------
+# new, show, validate, replay
+
+
+def test_new_show_validate_replay_work(tmp_path):
+    pos = tmp_path / "p.json"
+    assert_ok(run("new", "--players", 3, "--seed", 2, "-o", pos))
+    assert "a valid position, 3 players" in assert_ok(run("validate", pos)).stdout
+    assert "Score breakdown" in assert_ok(run("show", pos)).stdout
+    view = tmp_path / "v.json"
+    assert_ok(run("new", "--players", 3, "--seed", 2, "--as", "Blue", "-o", view))
+    assert "Blue viewing" in assert_ok(run("validate", view)).stdout
+    out = assert_ok(run("replay", EXAMPLES / "record-2p.json", "--at", 10)).stdout
+    assert out.startswith("After 10 decisions:")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["new", "--players", 5], ["--players", "5"]),
+    (["new", "--players", 1], ["--players"]),
+    (["new", "--variant", "expert"], ["--variant", "expert"]),
+    (["new", "--players", 2, "--as", "Green"], ["--as", "Green"]),
+    (["new", "--as", "Purple"], ["--as", "Purple"]),
+    (["new", "--seed", -3], ["--seed"]),
+    (["new", "--board", "/no/such/board.json"], ["/no/such/board.json"]),
+    (["new", "--bogus"], ["--bogus"]),
+    (["show", "/no/such/position.json"], ["/no/such/position.json"]),
+    (["show", EXAMPLES / "new-2p.json", "--as", "Yellow"], ["--as", "Yellow"]),
+    (["show", EXAMPLES / "midgame-4p-view.json", "--as", "Red"], ["--as"]),
+    (["show"], ["POSITION"]),
+    (["validate", "/no/such/file.json"], ["/no/such/file.json"]),
+    (["validate"], ["FILE"]),
+    (["replay", "/no/such/record.json"], ["/no/such/record.json"]),
+    (["replay", EXAMPLES / "record-2p.json", "--at", -1], ["--at"]),
+    (["replay", EXAMPLES / "record-2p.json", "--as", "Green"], ["--as", "Green"]),
+    (["replay", EXAMPLES / "record-2p.json", "--at", "ten"], ["--at", "ten"]),
+])
+def test_bad_input_for_files_and_positions(args, words):
+    assert_input_error(run(*args), *words)
+
+
+def test_bad_files_name_the_file(tmp_path):
+    junk = tmp_path / "junk.json"
+    junk.write_text("{ not json")
+    for command in ("show", "validate", "replay", "suggest"):
+        assert_input_error(run(command, junk), str(junk))
+    empty = tmp_path / "record.json"
+    empty.write_text('{"format": "ulm-record/1"}')
+    assert_input_error(run("replay", empty), str(empty))
+
+
+# ---------------------------------------------------------------------------
+# suggest
+
+
+def test_suggest_gives_advice_as_text_and_json():
+    path = EXAMPLES / "midgame-4p-view.json"
+    out = assert_ok(run("suggest", path, "--iterations", 60, "--quiet")).stdout
+    assert "Recommended decisions" in out and "Search: 60 iterations" in out
+    data = json.loads(assert_ok(run("suggest", path, "--iterations", 60, "--json")).stdout)
+    assert data["seat"] == 1 and data["stats"]["iterations"] == 60
+    assert data["best_action_name"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["/no/such/position.json"], ["/no/such/position.json"]),
+    ([EXAMPLES / "new-2p.json", "--iterations", 0], ["--iterations", "0"]),
+    ([EXAMPLES / "new-2p.json", "--iterations", -5], ["--iterations"]),
+    ([EXAMPLES / "new-2p.json", "--time", 0], ["--time"]),
+    ([EXAMPLES / "new-2p.json", "--workers", 0], ["--workers", "0"]),
+    ([EXAMPLES / "new-2p.json", "--rollout", "smart"], ["--rollout", "smart"]),
+    ([EXAMPLES / "new-2p.json", "--c", -1], ["--c"]),
+    ([EXAMPLES / "new-2p.json", "--iterations", 5, "--time", 1], ["--iterations", "--time"]),
+])
+def test_suggest_bad_options(args, words):
+    assert_input_error(run("suggest", *args), *words)
+
+
+def test_suggest_refuses_a_view_of_a_player_not_to_move(tmp_path):
+    view = tmp_path / "blue.json"
+    assert_ok(run("new", "--players", 2, "--as", "Blue", "-o", view))  # Red moves first
+    assert_input_error(run("suggest", view, "--iterations", 10), "not the player to move")
+
+
+def test_suggest_refuses_a_finished_game(tmp_path):
+    end = tmp_path / "end.json"
+    assert_ok(run("replay", EXAMPLES / "record-2p.json", "-o", end))
+    assert_input_error(run("suggest", end, "--iterations", 10), "game is over")
+
+
+# ---------------------------------------------------------------------------
+# play
+
+
+def _total_row(text):
+    rows = [line for line in text.splitlines() if line.startswith("total")]
+    assert rows, text
+    return [int(x) for x in rows[-1].split()[1:]]
+
+
+def test_play_logs_turns_and_the_record_replays_to_the_same_scores(tmp_path):
+    record = tmp_path / "R.json"
+    res = assert_ok(run("play", "--bots", "random,greedy", "--seed", 3, "--record", record))
+    out = res.stdout
+    turns = [line for line in out.splitlines() if line.startswith("round ")]
+    assert len(turns) == 20, "ten rounds of two turns"
+    assert re.match(r"round  1 Red +\(random\): draw; ", turns[0])
+    assert re.match(r"round  1 Blue +\(greedy\): draw; ", turns[1])
+    assert turns[-1].startswith("round 10 Blue")
+    assert all(re.search(r" -> -?\d+ VP$", t) for t in turns)
+    assert "Final scores:" in out
+    final = out[out.index("Final scores:"):]
+    assert re.search(r"^\s+Red\s+Blue$", final, re.M)
+    assert re.search(r"^start\s+5\s+5$", final, re.M)
+    scores = _total_row(final)
+    assert len(scores) == 2
+    assert re.search(r"^(Winner|Shared win): .*\((random|greedy)\)", final, re.M)
+    assert f"Record saved to {record}" in out
+
+    replay = assert_ok(run("replay", record)).stdout
+    assert "Score breakdown:" in replay
+    assert _total_row(replay) == scores
+    breakdown = final[final.index("\n") + 1:final.index("\ntotal")]
+    assert breakdown.strip() in replay, "the same breakdown"
+    saved = json.loads(record.read_text())
+    assert saved["bots"] == ["random", "greedy"] and saved["seed"] == 3
+    assert [saved["result"]["scores"][s] for s in ("Red", "Blue")] == scores
+    assert "a valid game record" in assert_ok(run("validate", record)).stdout
+
+    again = assert_ok(run("play", "--bots", "random,greedy", "--seed", 3, "--quiet"))
+    assert "round " not in again.stdout
+    assert _total_row(again.stdout) == scores, "the same seed plays the same game"
+
+
+def test_play_splits_specs_with_options_and_plays_four_seats():
+    specs = "ismcts:iterations=30,rollout=random,greedy,random,greedy"
+    res = assert_ok(run("play", "--bots", specs, "--seed", 1, "--quiet"))
+    assert "Red" in res.stdout and "Yellow" in res.stdout
+    assert len(_total_row(res.stdout)) == 4
+    res = assert_ok(run("play", "--bots", "greedy,greedy,greedy", "--variant", "advanced",
+                        "--quiet"))
+    assert len(_total_row(res.stdout)) == 3
+
+
+BAD_SPECS = [
+    ("foo", ["--bots", "unknown bot 'foo'", "random"]),
+    ("randon", ["unknown bot 'randon'", "did you mean 'random'"]),
+    ("ismcts:iterations=-5", ["--bots", "ismcts", "iterations", "'-5'"]),
+    ("ismcts:iterations=lots", ["iterations", "'lots'"]),
+    ("ismcts:iteratons=5", ["unknown option 'iteratons'", "did you mean 'iterations'"]),
+    ("ismcts:iterations", ["'iterations'", "OPTION=VALUE"]),
+    ("greedy:seed=x", ["seed", "'x'"]),
+    ("ismcts:rollout=smart", ["rollout", "'smart'"]),
+    ("ismcts:c=-1", ["c must be", "'-1'"]),
+]
+
+
+@pytest.mark.parametrize("spec, words", BAD_SPECS)
+def test_play_bad_bot_specs(spec, words):
+    assert_input_error(run("play", "--bots", f"{spec},random"), *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bots", "random"], ["--bots", "2, 3 or 4", "got 1"]),
+    (["--bots", "random,greedy,random,greedy,random"], ["--bots", "got 5"]),
+    ([], ["--bots"]),
+    (["--bots", "random,greedy", "--seed", -1], ["--seed"]),
+    (["--bots", "random,greedy", "--variant", "expert"], ["--variant"]),
+    (["--bots", "random,greedy", "--board", "/no/such/board.json"], ["/no/such/board.json"]),
+])
+def test_play_bad_options(args, words, tmp_path):
+    res = assert_input_error(run("play", *args, "--record", tmp_path / "r.json"), *words)
+    assert "round " not in res.stdout
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_play_record_into_a_missing_folder_is_refused_before_playing(tmp_path):
+    path = tmp_path / "no" / "r.json"
+    res = assert_input_error(run("play", "--bots", "random,greedy", "--record", path),
+                             "--record", str(path))
+    assert "round " not in res.stdout
+
+
+# ---------------------------------------------------------------------------
+# tournament
+
+
+def test_tournament_table_json_and_files(tmp_path):
+    out = tmp_path / "t"
+    res = assert_ok(run("tournament", "--bots", "greedy", "random", "--players", 3, "--games", 5,
+                        "--workers", 1, "--seed", 3, "--out", out, "--quiet"))
+    text = res.stdout
+    assert "6 games on 2 deals, 3 players" in text, "rounded up to whole rotations"
+    assert re.search(r"^greedy\s+12\s", text, re.M) and re.search(r"^random\s+6\s", text, re.M)
+    assert "win rate by seat" in text and f"Results in {out}" in text
+    for name in ("games.jsonl", "games.csv", "results.json", "win_rates.png", "tournament.json"):
+        assert (out / name).is_file(), name
+    # the same settings again: everything is there, nothing is played, same results
+    res = assert_ok(run("tournament", "--bots", "greedy", "random", "--players", 3, "--games", 5,
+                        "--workers", 2, "--seed", 3, "--out", out, "--json"))
+    data = json.loads(res.stdout)
+    assert data["games"] == 6 and data["deals"] == 2
+    assert [b["bot"] for b in data["bots"]] == ["greedy", "random"]
+    assert data == json.loads((out / "results.json").read_text())
+    assert len((out / "games.jsonl").read_text().splitlines()) == 6
+
+
+def test_tournament_bots_may_be_repeated_or_comma_separated():
+    a = json.loads(assert_ok(run("tournament", "--bots", "greedy", "--bots", "random",
+                                 "--games", 2, "--workers", 1, "--json")).stdout)
+    b = json.loads(assert_ok(run("tournament", "--bots", "greedy,random",
+                                 "--games", 2, "--workers", 1, "--json")).stdout)
+    c = json.loads(assert_ok(run("tournament", "--bots", "ismcts:iterations=30,c=0.5,random",
+                                 "--games", 2, "--workers", 1, "--json")).stdout)
+    assert [x["bot"] for x in a["bots"]] == [x["bot"] for x in b["bots"]] == ["greedy", "random"]
+    assert [x["bot"] for x in c["bots"]] == ["ismcts:iterations=30,c=0.5", "random"]
+
+
+@pytest.mark.parametrize("spec, words", BAD_SPECS)
+def test_tournament_bad_bot_specs(spec, words, tmp_path):
+    assert_input_error(run("tournament", "--bots", spec, "random", "--games", 2, "--workers", 1,
+                           "--out", tmp_path / "t"), *words)
+    assert not (tmp_path / "t").exists(), "nothing written for a refused tournament"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bots", "random", "greedy", "--players", 5], ["--players", "5"]),
+    (["--bots", "random", "greedy", "--players", 1], ["--players", "1"]),
+    (["--bots", "random", "greedy", "--games", 0], ["--games", "0"]),
+    (["--bots", "random", "greedy", "--games", -4], ["--games"]),
+    (["--bots", "random", "greedy", "--workers", 0], ["--workers", "0"]),
+    (["--bots", "random", "greedy", "random", "--players", 2], ["--bots", "3 bots", "2 seats"]),
+    (["--bots", "random,greedy,random,greedy,random", "--players", 4], ["--bots", "5 bots"]),
+    (["--bots", "random"], ["--bots", "two bots"]),
+    (["--players", 2], ["--bots"]),
+    (["--bots", "random", "greedy", "--variant", "expert"], ["--variant"]),
+    (["--bots", "random", "greedy", "--board", "/no/such/board.json"],
+     ["--board", "/no/such/board.json"]),
+    (["--bots", "random", "greedy", "--seed", -1], ["--seed"]),
+])
+def test_tournament_bad_options(args, words, tmp_path):
+    assert_input_error(run("tournament", *args, "--out", tmp_path / "t", "--quiet"), *words)
+    assert not (tmp_path / "t").exists(), "nothing written for a refused tournament"
+
+
+def test_tournament_out_must_be_a_folder(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert_input_error(run("tournament", "--bots", "random", "greedy", "--games", 2,
+                           "--workers", 1, "--out", f), str(f))
+
+
+def _rows_by_game(folder):
+    rows = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    return {r["game"]: r for r in rows}, [r["game"] for r in rows]
+
+
+def test_tournament_resumes_only_the_missing_games(tmp_path, monkeypatch):
+    import mcts.tournament as tournament
+    out = tmp_path / "t"
+    args = ["tournament", "--bots", "greedy", "ismcts:iterations=30", "--players", 2,
+            "--games", 10, "--seed", 7, "--workers", 1, "--out", out, "--quiet"]
+    assert_ok(run(*args))
+    complete, _ = _rows_by_game(out)
+    assert sorted(complete) == list(range(10))
+
+    # interrupted after 6 games, in the middle of writing the 7th
+    lines = (out / "games.jsonl").read_text().splitlines(keepends=True)
+    (out / "games.jsonl").write_text("".join(lines[:6]) + lines[6][:40])
+    kept = {json.loads(line)["game"] for line in lines[:6]}
+    for name in ("results.json", "games.csv", "win_rates.png"):
+        (out / name).unlink()
+
+    played = []
+    real = tournament.play_game
+
+    def counting(specs, seed, *a, **kw):
+        played.append(seed)
+        return real(specs, seed, *a, **kw)
+
+    monkeypatch.setattr(tournament, "play_game", counting)
+    assert_ok(run(*args))
+    assert len(played) == 10 - len(kept) == 4
+    rows, order = _rows_by_game(out)
+    assert sorted(order) == list(range(10)), "every game exactly once"
+    for g, row in complete.items():
+        for key in ("bots", "seed", "scores", "returns", "ranks", "decisions"):
+            assert rows[g][key] == row[key]
+    for name in ("results.json", "games.csv", "win_rates.png"):
+        assert (out / name).stat().st_size > 0, name
+    assert json.loads((out / "results.json").read_text())["games"] == 10
+
+    # another tournament into the same folder is refused, and the folder is left alone
+    before = (out / "games.jsonl").read_text()
+    for change in (["--seed", 8], ["--games", 12], ["--players", 3]):
+        other = list(args)
+        i = other.index(change[0])
+        other[i + 1] = change[1]
+        assert_input_error(run(*other), "--out", "another tournament")
+    assert (out / "games.jsonl").read_text() == before
+    assert len(played) == 4
+
+
+def test_tournament_two_workers_reproduce_one(tmp_path):
+    results = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        res = assert_ok(run("tournament", "--bots", "ismcts:iterations=30", "greedy", "random",
+                            "--players", 3, "--games", 6, "--seed", 9, "--workers", workers,
+                            "--out", out, "--json"))
+        rows, _ = _rows_by_game(out)
+        results.append((json.loads(res.stdout), rows))
+    (s1, r1), (s2, r2) = results
+    assert sorted(r1) == sorted(r2) == list(range(6))
+    for g in r1:
+        for key in ("bots", "seed", "scores", "returns", "ranks", "decisions", "breakdown"):
+            assert r1[g][key] == r2[g][key], (g, key)
+    for a, b in zip(s1["bots"], s2["bots"]):
+        for key in ("bot", "wins", "win_low", "win_high", "score", "rank", "rating"):
+            assert a[key] == b[key], key
+
+
+# ---------------------------------------------------------------------------
+# bench
+
+
+def test_bench_quick_json_has_the_documented_keys():
+    res = assert_ok(run("bench", "--quick", "--json"))
+    data = json.loads(res.stdout)
+    cores = data["cores"]
+    assert isinstance(cores, int) and cores >= 1
+    keys = {"cores", "playouts_per_second_2p", "playouts_per_second_3p",
+            "playouts_per_second_4p", "determinizations_per_second",
+            "ismcts_iterations_per_second_opening_1core",
+            "ismcts_iterations_per_second_midgame_1core", "bytes_per_tree_node", "signature"}
+    if cores > 1:
+        keys |= {f"ismcts_iterations_per_second_opening_{cores}cores", "parallel_speedup"}
+    assert set(data) == keys
+    for k in keys - {"cores", "signature", "parallel_speedup"}:
+        assert isinstance(data[k], int) and data[k] > 0, k
+    if cores > 1:
+        assert data["parallel_speedup"] > 0
+    sig = data["signature"]
+    assert set(sig) == {"iterations", "tree_nodes", "best_action", "best_visits"}
+    assert sig["iterations"] == 5000
+    assert 1 < sig["tree_nodes"] and 0 < sig["best_visits"] <= sig["iterations"]
+    assert isinstance(sig["best_action"], str) and sig["best_action"]
+
+
+def test_bench_bad_option():
+    assert_input_error(run("bench", "--quick", "--iterations", 5), "--iterations")
