@@ -381,7 +381,8 @@ def format_table(summary: dict) -> str:
     lines = [f"{summary['games']} games on {summary['deals']} deals, "
              f"{summary['config']['players']} players; baseline win rate "
              f"{summary['baseline']:.0%}; intervals are 95%"]
-    head = (f"{'bot':<36} {'games':>5} {'wins':>6}  {'win rate [95%]':<22} {'score [95%]':<20} "
+    w = max([3] + [len(b["bot"]) for b in summary["bots"]])
+    head = (f"{'bot':<{w}} {'games':>5} {'wins':>6}  {'win rate [95%]':<22} {'score [95%]':<20} "
             f"{'rank':>5} {'rating':>7}")
     lines.append(head)
     lines.append("-" * len(head))
@@ -389,13 +390,15 @@ def format_table(summary: dict) -> str:
         flag = " +" if b["beats_baseline"] else (" -" if b["below_baseline"] else "")
         rate = f"{b['win_rate']:.1%} [{b['win_low']:.0%}, {b['win_high']:.0%}]{flag}"
         score = f"{b['score']:.1f} [{b['score_low']:.1f}, {b['score_high']:.1f}]"
-        lines.append(f"{b['bot'][:36]:<36} {b['games']:>5} {b['wins']:>6.1f}  {rate:<22} "
+        lines.append(f"{b['bot']:<{w}} {b['games']:>5} {b['wins']:>6.1f}  {rate:<22} "
                      f"{score:<20} {b['rank']:>5.2f} {b['rating']:>7.2f}")
     lines.append("(+ / -: the interval lies above / below the baseline)")
     seats = summary["config"]["players"]
-    lines.append("win rate by seat: " + "; ".join(
-        f"{b['bot'][:20]}: " + " ".join("-" if w is None else f"{w:.0%}" for w in b["seat_win_rates"])
-        for b in summary["bots"]) + f"  (seats 1..{seats})")
+    lines.append("")
+    lines.append(f"{'win rate by seat':<{w}} " + "".join(f"{'seat ' + str(i + 1):>8}" for i in range(seats)))
+    for b in summary["bots"]:
+        lines.append(f"{b['bot']:<{w}} " + "".join(
+            f"{'-' if r is None else format(r, '.0%'):>8}" for r in b["seat_win_rates"]))
     return "\n".join(lines)
 
 
@@ -432,7 +435,7 @@ def plot_win_rates(summary: dict, path: Path) -> None:
     ax.axhline(summary["baseline"], color="#b5524a", linestyle="--",
                label=f"baseline 1/{summary['config']['players']}")
     ax.set_xticks(list(xs))
-    ax.set_xticklabels([b["bot"] if len(b["bot"]) < 22 else b["bot"][:20] + "…" for b in bots],
+    ax.set_xticklabels([b["bot"].replace(":", ":\n").replace(",", ",\n") for b in bots],
                        fontsize=8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% interval)")
