@@ -32,3 +32,26 @@ def test_python_m_cli_runs():
     assert out.returncode == 0
     for command in ("new", "show", "validate", "replay", "suggest", "play", "tournament", "bench"):
         assert command in out.stdout
+
+
+def test_type_stub_lists_every_public_name_of_the_core():
+    """ulm/_fastcore.pyi stays in step with the compiled module."""
+    import ast
+
+    from ulm import _fastcore
+    tree = ast.parse((ROOT / "ulm" / "_fastcore.pyi").read_text())
+    stubbed = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            stubbed.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            stubbed.add(node.target.id)
+    public = {n for n in dir(_fastcore) if not n.startswith("_")}
+    assert stubbed == public
+    for cls in ("State", "CoreGame"):
+        methods = {n for n in dir(getattr(_fastcore, cls)) if not n.startswith("_")}
+        stub_cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        stub_methods = {n.name for n in stub_cls.body
+                        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+        stub_methods |= {n.target.id for n in stub_cls.body if isinstance(n, ast.AnnAssign)}
+        assert methods == stub_methods, cls
