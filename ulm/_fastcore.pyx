@@ -720,6 +720,15 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Legal actions
 
+cdef inline int gen_colours(const uint8_t* counts, int base, int16_t* out, int n) noexcept nogil:
+    """Append base + c for every colour c with a tile in `counts`."""
+    cdef int c
+    for c in range(NUM_COLOURS):
+        if counts[c] > 0:
+            out[n] = base + c
+            n += 1
+    return n
+
 cdef int gen_card_plays(const Board* b, const GameState* s, int p, int16_t* out, int n) noexcept nogil:
     cdef uint64_t hand = s.players[p].hand, h
     cdef int c
@@ -779,10 +788,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
         n = gen_card_plays(b, s, p, out, n)
         if tower_in_force(s, 10):  # R-TOWER-T11
             bag_at_draw(s, bag)
-            for c in range(NUM_COLOURS):
-                if bag[c] > 0:
-                    out[n] = A_PICK_COLOUR + c
-                    n += 1
+            n = gen_colours(bag, A_PICK_COLOUR, out, n)
         return n
     if s.phase == PH_PUSH:
         for e in range(12):
@@ -796,10 +802,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                         out[n] = A_JOKER + c
                         n += 1
             if owns(s, p, SCHOLAR):  # R-DRAW-6
-                for c in range(NUM_COLOURS):
-                    if pl.supply[c] > 0:
-                        out[n] = A_SCHOLAR + c
-                        n += 1
+                n = gen_colours(pl.supply, A_SCHOLAR, out, n)
         n = gen_merchant(s, p, out, n)
         n = gen_card_plays(b, s, p, out, n)
         return n
@@ -821,10 +824,7 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                 out[n] = A_BUY_COIN
                 n += 1
         elif tower_in_force(s, 3):    # R-TOWER-T4
-            for c in range(NUM_COLOURS):
-                if pl.supply[c] > 0:
-                    out[n] = A_BUY_TILE + c
-                    n += 1
+            n = gen_colours(pl.supply, A_BUY_TILE, out, n)
         else:
             for k in range(NUM_PAIRS):
                 if (pl.supply[PAIR_A[k]] > 0 and pl.supply[PAIR_B[k]] > 0
@@ -871,15 +871,9 @@ cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcep
                 out[n] = A_PICK_COLOUR + c
                 n += 1
     elif t == TK_DOCK_CHOICE:
-        for c in range(NUM_COLOURS):
-            if s.docks[c] > 0:
-                out[n] = A_PICK_DOCK + c
-                n += 1
+        n = gen_colours(s.docks, A_PICK_DOCK, out, n)
     elif t == TK_TOWNHALL_CHOICE:
-        for c in range(NUM_COLOURS):
-            if s.docks[c] > 0:
-                out[n] = A_PICK_DOCK + c
-                n += 1
+        n = gen_colours(s.docks, A_PICK_DOCK, out, n)
         out[n] = A_TAKE_COIN
         n += 1
     elif t == TK_BARGE_MOVE:
@@ -951,15 +945,9 @@ cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcep
                 out[n] = A_PICK_COLOUR + i
                 n += 1
     elif t == TK_SWABIAN_COLOUR:
-        for i in range(NUM_COLOURS):
-            if pl.supply[i] > 0:
-                out[n] = A_PICK_COLOUR + i
-                n += 1
+        n = gen_colours(pl.supply, A_PICK_COLOUR, out, n)
     elif t == TK_PATRICIAN_COLOUR:
-        for i in range(NUM_COLOURS):
-            if s.bag[i] > 0:
-                out[n] = A_PICK_COLOUR + i
-                n += 1
+        n = gen_colours(s.bag, A_PICK_COLOUR, out, n)
     elif t == TK_TOWER_PAYMENT:
         if tower_in_force(s, 7):  # T8
             for k in range(NUM_PAIRS):
