@@ -383,7 +383,7 @@ def format_table(summary: dict) -> str:
              f"{summary['baseline']:.0%}; intervals are 95%"]
     w = max([3] + [len(b["bot"]) for b in summary["bots"]])
     head = (f"{'bot':<{w}} {'games':>5} {'wins':>6}  {'win rate [95%]':<22} {'score [95%]':<20} "
-            f"{'rank':>5} {'rating':>7}")
+            f"{'rank':>5} {'rating':>7} {'s/game':>7}")
     lines.append(head)
     lines.append("-" * len(head))
     for b in summary["bots"]:
@@ -391,8 +391,10 @@ def format_table(summary: dict) -> str:
         rate = f"{b['win_rate']:.1%} [{b['win_low']:.0%}, {b['win_high']:.0%}]{flag}"
         score = f"{b['score']:.1f} [{b['score_low']:.1f}, {b['score_high']:.1f}]"
         lines.append(f"{b['bot']:<{w}} {b['games']:>5} {b['wins']:>6.1f}  {rate:<22} "
-                     f"{score:<20} {b['rank']:>5.2f} {b['rating']:>7.2f}")
-    lines.append("(+ / -: the interval lies above / below the baseline)")
+                     f"{score:<20} {b['rank']:>5.2f} {b['rating']:>7.2f} "
+                     f"{b['seconds_per_game']:>7.2f}")
+    lines.append("(+ / -: the interval lies above / below the baseline; s/game: a bot's "
+                 "thinking time per game, to check that budgets are matched)")
     seats = summary["config"]["players"]
     lines.append("")
     lines.append(f"{'win rate by seat':<{w}} " + "".join(f"{'seat ' + str(i + 1):>8}" for i in range(seats)))
