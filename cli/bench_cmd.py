@@ -21,6 +21,7 @@ def bench(as_json, quick):
     """
     from mcts.search import NODE_BYTES, search
     from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
+    from ulm._fastcore import STATE_BYTES
     from ulm.game import Game
 
     scale = 0.2 if quick else 1.0
@@ -41,6 +42,7 @@ def bench(as_json, quick):
         figures[f"ismcts_iterations_per_second_opening_{workers}cores"] = round(rk.iterations_per_second)
         figures["parallel_speedup"] = round(rk.iterations / max(1, r1.iterations), 2)
     figures["bytes_per_tree_node"] = NODE_BYTES
+    figures["bytes_per_game_state"] = STATE_BYTES
     sig = search(middle, iterations=5000, seed=12345, rollout="random", workers=1)
     figures["signature"] = {"iterations": sig.iterations, "tree_nodes": sig.tree_nodes,
                             "best_action": sig.best_action_name,
