@@ -6,8 +6,10 @@ import os
 
 import click
 
+from cli import HELP
 
-@click.command("bench")
+
+@click.command("bench", context_settings=HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--quick", is_flag=True, help="Smaller samples (a few seconds in all).")
 def bench(as_json, quick):

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from cli import HELP
 from ulm._fastcore import SEATS
 
 
@@ -66,7 +67,7 @@ def write_output(text: str, out: str | None) -> None:
         write_atomically(out, text)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+@click.group(context_settings=dict(HELP, show_default=True))
 @click.version_option(package_name="ulm-engine")
 def main():
     """Ulm: rules engine, move suggestions, bot tournaments and benchmarks.

@@ -6,6 +6,8 @@ import os
 
 import click
 
+from cli import HELP
+
 from cli.main import InputError, fail_on_input_errors
 
 
@@ -18,7 +20,7 @@ def _check_specs(specs: list[str]) -> None:
             raise InputError(f"--bots: {exc}") from None
 
 
-@click.command("play")
+@click.command("play", context_settings=HELP)
 @click.option("--bots", "bots", required=True,
               help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the deal.")
@@ -71,7 +73,7 @@ def _split_specs(text: str) -> list[str]:
     return specs
 
 
-@click.command("tournament")
+@click.command("tournament", context_settings=HELP)
 @click.option("--bots", "bots", required=True, multiple=True,
               help="Bot specs (repeat, list after one --bots, or separate with commas as in "
                    "`ulm play`): seats are filled in this order, cyclically, then rotated.")

@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from cli import HELP
+
 from ulm._fastcore import SEATS
 
 DEFAULT_ITERATIONS = 10000
@@ -33,8 +35,8 @@ def _progress_bar(iterations, seconds, enabled):
 
 
 def _fail(message):
-    click.echo(f"Error: {message}", err=True)
-    sys.exit(2)
+    from cli.main import InputError
+    raise InputError(message)
 
 
 def _percent(x):
@@ -80,7 +82,7 @@ def format_result(result, state, seat, path) -> str:
     return "\n".join(lines)
 
 
-@click.command("suggest")
+@click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False))
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
@@ -106,10 +108,7 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
         raise click.UsageError("give either --iterations or --time, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    try:
-        from ulm.positions import PositionError, load_position
-    except ImportError:  # pragma: no cover - until ulm.positions lands
-        _fail("position files cannot be read: ulm.positions is missing from this installation")
+    from ulm.positions import PositionError, load_position
     try:
         state, seat = load_position(position)
     except PositionError as exc:
