@@ -1,4 +1,35 @@
-"""The `ulm` command line (cli.main:main)."""
+"""The `ulm` command line (cli.main:main) and what its commands share."""
+from __future__ import annotations
+
+import sys
+
+import click
 
 # help options of every command, also when a command is used on its own
 HELP = {"help_option_names": ["-h", "--help"]}
+
+
+class InputError(click.ClickException):
+    """Bad input from the user: exit status 2 like click's own usage errors."""
+    exit_code = 2
+
+
+def fail_on_input_errors(fn):
+    """Turn the library's validation errors into InputError."""
+    import functools
+
+    from ulm.board import BoardError
+    from ulm.positions import PositionError
+    from ulm.records import RecordError
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (BoardError, PositionError, RecordError) as exc:
+            raise InputError(str(exc)) from None
+        except BrokenPipeError:  # output piped into `head` and the like
+            sys.stderr.close()
+        except OSError as exc:
+            raise InputError(f"{exc.filename}: {exc.strerror}") from None
+    return wrapper

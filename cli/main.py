@@ -5,39 +5,12 @@ status 2, never a traceback, and no file half-written.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from cli import HELP
+from cli import HELP, InputError, fail_on_input_errors
 from ulm._fastcore import SEATS
-
-
-class InputError(click.ClickException):
-    """Bad input from the user: exit status 2 like click's own usage errors."""
-    exit_code = 2
-
-
-def fail_on_input_errors(fn):
-    """Turn the library's validation errors into InputError."""
-    import functools
-
-    from ulm.board import BoardError
-    from ulm.positions import PositionError
-    from ulm.records import RecordError
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (BoardError, PositionError, RecordError) as exc:
-            raise InputError(str(exc)) from None
-        except BrokenPipeError:  # output piped into `head` and the like
-            sys.stderr.close()
-        except OSError as exc:
-            raise InputError(f"{exc.filename}: {exc.strerror}") from None
-    return wrapper
 
 
 class SeatType(click.ParamType):
@@ -105,10 +78,9 @@ def new_cmd(players, variant, seed, viewer, board, output):
 @fail_on_input_errors
 def show_cmd(position, viewer):
     """Print a position as text: grid, docks, river, quarters, players, scores."""
-    from ulm.positions import load_position, state_to_position
+    from ulm.positions import read_position, state_to_position
     from ulm.render import render_breakdown, render_position
-    state, seat = load_position(position)
-    data = json.loads(open(position, encoding="utf-8").read())
+    data, state, seat = read_position(position)
     if data["kind"] == "view":
         if viewer is not None and viewer != seat:
             raise InputError(f"--as: {position} is the view of {SEATS[seat]}")
@@ -128,11 +100,13 @@ def show_cmd(position, viewer):
 def validate_cmd(file):
     """Check a position, game record or board file; exit 2 with the reason if it is bad."""
     from ulm.board import load_board
-    from ulm.positions import load_position
+    from ulm.jsonfile import read_json
+    from ulm.positions import PositionError, load_position
     from ulm.records import load_record
-    try:
-        kind = json.loads(open(file, encoding="utf-8").read()).get("format", "")
-    except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
+    try:  # the format decides which loader reports what is wrong
+        data = read_json(file, PositionError)
+        kind = data.get("format", "") if isinstance(data, dict) else ""
+    except PositionError:
         kind = ""
     if str(kind).startswith("ulm-record"):
         rec = load_record(file)
@@ -175,23 +149,13 @@ def replay_cmd(record, at, viewer, as_json, output):
         click.echo(render_breakdown(state))
 
 
-def _register_optional_commands():
-    """Commands from other modules of cli/ (search, tournaments, benchmarks)."""
-    import importlib
-    for module, name in (("cli.suggest_cmd", "suggest"), ("cli.play_cmd", "play"),
-                         ("cli.play_cmd", "tournament"), ("cli.bench_cmd", "bench")):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        cmd = getattr(mod, name, None)
-        if cmd is not None:
-            main.add_command(cmd, name)
+# the commands of the other modules of cli/
+from cli.bench_cmd import bench  # noqa: E402
+from cli.play_cmd import play, tournament  # noqa: E402
+from cli.suggest_cmd import suggest  # noqa: E402
 
-
-_register_optional_commands()
+for _command in (suggest, play, tournament, bench):
+    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -6,9 +6,7 @@ import os
 
 import click
 
-from cli import HELP
-
-from cli.main import InputError, fail_on_input_errors
+from cli import HELP, InputError, fail_on_input_errors
 
 
 def _check_specs(specs: list[str]) -> None:

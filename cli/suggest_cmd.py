@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from cli import HELP
+from cli import HELP, InputError
 
 from ulm._fastcore import SEATS
 
@@ -35,7 +35,6 @@ def _progress_bar(iterations, seconds, enabled):
 
 
 def _fail(message):
-    from cli.main import InputError
     raise InputError(message)
 
 

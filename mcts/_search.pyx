@@ -76,11 +76,6 @@ cdef inline bint free_quarter_beside(const Board* b, const GameState* s, int p) 
     return quarter_free(b, s, b.north_of[i]) or quarter_free(b, s, b.south_of[i])
 
 
-cdef inline int money_per_action(const GameState* s, int p) noexcept nogil:
-    # R-ACT-MONEY-1
-    return 1 + (s.desc[MINT_MASTER] == p) + tower_in_force(s, 1)
-
-
 cdef int outer_best_side(const GameState* s) noexcept nogil:
     cdef int side, i, n, best = 0
     for side in range(4):

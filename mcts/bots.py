@@ -142,52 +142,46 @@ class GreedyBot(Bot):
         return _search.greedy_action(state, self._next_seed())
 
 
-class IsmctsBot(Bot):
-    """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
-    name = "ismcts"
-    options = dict(_SEARCH_OPTIONS, workers=_positive_int("workers"))
-    defaults = {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
-                "margin": DEFAULT_MARGIN_WEIGHT, "workers": 1, "seed": 0}
+class _SearchBot(Bot):
+    """A bot with a search budget: a time budget alone means no iteration limit."""
 
     def __init__(self, **options):
         if "time" in options and "iterations" not in options:
             options = dict(options, iterations=None)
         super().__init__(**options)
-        self.last_result = None
-
-    def _choose(self, state):
-        cfg = self.config
-        self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
-                                  c=cfg["c"], rollout=cfg["rollout"], seed=self._next_seed(),
-                                  workers=cfg["workers"], margin_weight=cfg["margin"])
-        return self.last_result.best_action
 
 
-class CheatBot(IsmctsBot):
-    """UCT on the true state (sees the hidden information): reference only."""
-    name = "cheat"
+class IsmctsBot(_SearchBot):
+    """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
+    name = "ismcts"
+    determinize = True
+    options = dict(_SEARCH_OPTIONS, workers=_positive_int("workers"))
+    defaults = {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
+                "margin": DEFAULT_MARGIN_WEIGHT, "workers": 1, "seed": 0}
+    last_result = None
 
     def _choose(self, state):
         cfg = self.config
         self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
                                   c=cfg["c"], rollout=cfg["rollout"], seed=self._next_seed(),
                                   workers=cfg["workers"], margin_weight=cfg["margin"],
-                                  determinize=False)
+                                  determinize=self.determinize)
         return self.last_result.best_action
 
 
-class PimcBot(Bot):
+class CheatBot(IsmctsBot):
+    """UCT on the true state (sees the hidden information): reference only."""
+    name = "cheat"
+    determinize = False
+
+
+class PimcBot(_SearchBot):
     """Perfect Information Monte Carlo: UCT on several determinizations, votes summed."""
     name = "pimc"
     options = dict(_SEARCH_OPTIONS, determinizations=_positive_int("determinizations"))
     defaults = {"determinizations": 10, "iterations": 200, "c": DEFAULT_C,
                 "rollout": DEFAULT_ROLLOUT, "margin": DEFAULT_MARGIN_WEIGHT, "seed": 0}
-
-    def __init__(self, **options):
-        if "time" in options and "iterations" not in options:
-            options = dict(options, iterations=None)
-        super().__init__(**options)
-        self.last_votes = None
+    last_votes = None
 
     def _choose(self, state):
         cfg = self.config

@@ -299,6 +299,10 @@ cdef inline int seal_cost(const GameState* s) noexcept nogil:
         return 3
     return 2
 
+cdef inline int money_per_action(const GameState* s, int p) noexcept nogil:
+    # R-ACT-MONEY-1: +1, Mint Master +1, tower T2 +1
+    return 1 + (s.desc[MINT_MASTER] == p) + tower_in_force(s, 1)
+
 cdef inline int push_cell(int e, int i) noexcept nogil:
     """The grid cell (row-major) at place i of push entry e: 0 is the entry end,
     2 the far end (R-PUSH-1; entries: rows from the left, rows from the right,

@@ -1263,7 +1263,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         s.draw_swap_used = 1
     elif a == A_MONEY:  # R-ACT-MONEY-1
         s.avail[GRAY] -= 1
-        pl.coins += 1 + owns(s, p, MINT_MASTER) + tower_in_force(s, 1)
+        pl.coins += money_per_action(s, p)
     elif a < A_BUY_PAIR:  # R-ACT-CLEAR-1
         d = a - A_CLEAR
         s.avail[WHITE] -= 1

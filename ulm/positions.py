@@ -669,11 +669,18 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
 
 def load_position(path: str | Path, board=None) -> tuple[core.State, int]:
     """Read, validate and build a position file; returns (state, seat)."""
+    _, state, seat = read_position(path, board)
+    return state, seat
+
+
+def read_position(path: str | Path, board=None) -> tuple[dict, core.State, int]:
+    """As load_position, also returning the parsed file."""
     data = read_json(path, PositionError)
     try:
-        return position_to_state(data, str(path), board)
+        state, seat = position_to_state(data, str(path), board)
     except PositionError as exc:
         raise PositionError(f"{path}: {exc}") from None
+    return data, state, seat
 
 
 def save_position(state: core.State, path: str | Path, viewer: int | None = None) -> dict:
