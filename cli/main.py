@@ -35,9 +35,11 @@ SEAT = SeatType()
 def write_output(text: str, out: str | None) -> None:
     if out is None:
         click.echo(text, nl=False)
-    else:
-        from ulm.jsonfile import write_atomically
-        write_atomically(out, text)
+        return
+    if out == "":
+        raise InputError("--output: no file name given")
+    from ulm.jsonfile import write_atomically
+    write_atomically(out, text)
 
 
 @click.group(context_settings=dict(HELP, show_default=True))
@@ -139,7 +141,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     if viewer is not None and viewer >= state.num_players():
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
     data = state_to_position(state, viewer)
-    if output or as_json:
+    if output is not None or as_json:
         write_output(dumps(data), output)
         return
     click.echo(f"After {len(rec.decisions)} decisions:")
