@@ -306,7 +306,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
-    if not isinstance(c, (int, float)) or c < 0:
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
     if iterations is not None and workers > iterations:
         workers = iterations

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulm._fastcore import ACTION_NAMES, SEATS
-from ulm.jsonfile import write_atomically
+from ulm.jsonfile import loads, read_json, write_atomically
 from ulm.records import GameRecord
 
 Z95 = 1.959963984540054
@@ -217,40 +217,91 @@ def _run_one(args):
     return row
 
 
-def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True) -> dict:
-    """Play the games not yet in `out_dir` and return the summary."""
-    validate_config(cfg)
+LOCK_FILE = "tournament.lock"
+
+
+def _lock(out: Path):
+    """Hold the lock of an output folder, or raise TournamentError: two runs
+    appending to one games.jsonl would mix and rewrite each other's games."""
+    import fcntl
+    path = out / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TournamentError(f"--out: {out} is in use by another tournament run (it holds "
+                              f"{path}); wait for it to finish, or use another folder") from None
+    return fd
+
+
+def _read_games(games_file: Path) -> list[dict]:
+    """The games already played in the folder (a line cut by an interruption
+    ends the list: that game is played again)."""
     rows: list[dict] = []
-    games_file = None
-    if out_dir is not None:
-        out = Path(out_dir)
+    seen = set()
+    with open(games_file, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                row = loads(line, str(games_file), TournamentError)
+            except TournamentError:
+                break
+            if not isinstance(row, dict) or not isinstance(row.get("game"), int):
+                break
+            if row["game"] not in seen:
+                seen.add(row["game"])
+                rows.append(row)
+    return rows
+
+
+def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
+                   progress: bool = True, log=None) -> dict:
+    """Play the games not yet in `out_dir` and return the summary.
+
+    A folder of the same tournament (same settings except --games) is resumed
+    or extended: games already in games.jsonl are kept and not played again.
+    `log(text)`, if given, hears that a run resumes."""
+    validate_config(cfg)
+    if out_dir is None:
+        return _play(cfg, None, [], workers, progress)
+    out = Path(out_dir)
+    try:
         out.mkdir(parents=True, exist_ok=True)
+        lock = _lock(out)
+    except OSError as exc:
+        raise TournamentError(f"--out: {out}: {exc.strerror}") from None
+    try:
         conf_path = out / "tournament.json"
         if conf_path.exists():
-            old = json.loads(conf_path.read_text(encoding="utf-8"))
-            if old != cfg.to_dict():
+            old = read_json(conf_path, TournamentError)
+            same = {k: v for k, v in cfg.to_dict().items() if k != "games"}
+            if not isinstance(old, dict) or {k: v for k, v in old.items() if k != "games"} != same:
                 raise TournamentError(
                     f"--out: {out} holds another tournament ({conf_path}); "
-                    "use a new folder or the same settings to resume")
-        else:
-            write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
+                    "use a new folder, or the same settings (--games may grow) to resume")
+        write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
-        if games_file.exists():
-            seen = set()
-            with open(games_file, encoding="utf-8") as f:
-                for line in f:
-                    line = line.strip()
-                    if line:
-                        try:
-                            row = json.loads(line)
-                        except json.JSONDecodeError:
-                            break  # a line cut by an interruption: play that game again
-                        if row["game"] not in seen:  # two runs into one folder: keep one
-                            seen.add(row["game"])
-                            rows.append(row)
-            # rewrite without a torn last line
-            write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
+        rows = _read_games(games_file) if games_file.exists() else []
+        # rewrite without a torn last line
+        write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
+        scheduled = {g for g, _, _, _ in cfg.schedule()}
+        done = [r for r in rows if r["game"] in scheduled]
+        if done and log is not None:
+            log(f"resuming: {len(done)} of {len(scheduled)} games already played (in {out})")
+        summary = _play(cfg, games_file, done, workers, progress)
+        write_results(out, cfg, done, summary)  # _play added the new games to done
+        return summary
+    finally:
+        os.close(lock)  # closing releases the lock
+
+
+def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
+          progress: bool) -> dict:
+    """Play the scheduled games not in `rows`, appending each to `rows` (and to
+    `games_file` at once); returns the summary."""
     done = {r["game"] for r in rows}
     todo = [(g, s, r, seats, cfg.variant, cfg.board) for g, s, r, seats in cfg.schedule()
             if g not in done]
@@ -277,10 +328,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         if bar:
             bar.close()
     rows.sort(key=lambda r: r["game"])
-    summary = summarize(cfg, rows)
-    if out_dir is not None:
-        write_results(Path(out_dir), cfg, rows, summary)
-    return summary
+    return summarize(cfg, rows)
 
 
 def _keep(row, rows, sink, bar):
@@ -444,7 +492,8 @@ def plot_win_rates(summary: dict, path: Path) -> None:
     ax.set_title(f"{summary['games']} games, {summary['config']['players']} players")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    tmp = path.with_suffix(".tmp.png")
-    fig.savefig(tmp)
+    import io
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
     plt.close(fig)
-    os.replace(tmp, path)
+    write_atomically(path, buf.getvalue())
