@@ -59,18 +59,6 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-def derive_seed(seed, index):
-    """The seed of worker/determinization `index` derived from a user's seed."""
-    return int(mix64(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-                     + <uint64_t>0x9E3779B97F4A7C15 * <uint64_t>(int(index) + 1)))
-
-
 cdef inline bint free_quarter_beside(const Board* b, const GameState* s, int p) noexcept nogil:
     cdef int i = s.players[p].barge
     return quarter_free(b, s, b.north_of[i]) or quarter_free(b, s, b.south_of[i])

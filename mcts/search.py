@@ -10,7 +10,7 @@
 The tree search itself is compiled (mcts/_search.pyx): Python calls it once
 per search, or once per chunk of about 0.1 s when a `progress` callback is
 given. With ``workers=K`` (root parallelism) K processes (forked) each grow an
-independent tree with a seed derived from `seed`, and the root statistics are
+independent tree with the seed ``ulm.derive_seed(seed, worker)``, and the root statistics are
 summed. An iteration budget is the total over all workers; a time budget is
 the wall time of each.
 
@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import ACTION_NAMES
+from ulm import ACTION_NAMES, derive_seed
 
-from mcts._search import (DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS, Searcher,
-                          derive_seed)
+from mcts._search import DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS, Searcher
 
 DEFAULT_C = 0.7
 DEFAULT_ITERATIONS = 1000

@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ulm._fastcore import ACTION_NAMES, SEATS
+from ulm import ACTION_NAMES, derive_seed
+from ulm._fastcore import SEATS
 from ulm.jsonfile import write_atomically
 from ulm.records import GameRecord
 
@@ -36,9 +37,11 @@ class TournamentError(ValueError):
 # ---------------------------------------------------------------------------
 # one game
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each bot's own seed, derived from the deal so that games are reproducible."""
-    return (game_seed * 1_000_003 + seat * 7919 + 17) % (2 ** 63)
+def bot_seed(spec_seed: int, game_seed: int, seat: int) -> int:
+    """The seed a bot plays one game with: its spec's seed (0 unless written)
+    mixed with the deal's seed and its seat. Games stay reproducible, and a
+    seed written in a spec does not replay one random stream in every game."""
+    return derive_seed(spec_seed, game_seed, seat)
 
 
 def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
@@ -47,7 +50,9 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
 
     `log(text)`, if given, receives a readable line per turn."""
     from mcts.bots import make_bot
-    bots = [make_bot(_with_seed(spec, bot_seed(seed, i))) for i, spec in enumerate(specs)]
+    bots = [make_bot(spec) for spec in specs]
+    for seat, bot in enumerate(bots):
+        bot.reseed(bot_seed(bot.seed, seed, seat))
     rec = GameRecord(players=len(specs), variant=variant, seed=seed, board=board, bots=specs)
     state = rec.state
     thinking = [0.0] * len(specs)
@@ -75,14 +80,6 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
             "ranks": ranks_of(scores, returns), "decisions": len(rec.decisions),
             "seconds": [round(t, 3) for t in thinking],
             "breakdown": [state.score_breakdown(p) for p in range(len(specs))]}
-
-
-def _with_seed(spec: str, seed: int) -> str:
-    """Give a bot spec a seed unless the user fixed one."""
-    name, _, opts = spec.partition(":")
-    if "seed=" in opts:
-        return spec
-    return f"{name}:{opts + ',' if opts else ''}seed={seed}"
 
 
 def ranks_of(scores: list[int], returns: list[float]) -> list[float]:
@@ -173,7 +170,7 @@ class TournamentConfig:
         out = []
         lineup = self.lineup()
         for d in range(self.deals()):
-            deal_seed = self.seed * 100_003 + d
+            deal_seed = derive_seed(self.seed, d)
             for r in range(self.players):
                 seats = lineup[r:] + lineup[:r]  # rotation r: bot of seat i moves to seat i-r
                 out.append((d * self.players + r, deal_seed, r, seats))
