@@ -29,7 +29,8 @@ import difflib
 from ulm import derive_seed
 
 from mcts import _search
-from mcts.search import DEFAULT_C, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, ROLLOUTS, search
+from mcts.search import (DEFAULT_C, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, ROLLOUTS,
+                         check_workers, search)
 
 
 def _positive_int(name):
@@ -73,6 +74,14 @@ def _positive_float(name):
             raise ValueError(f"{name} must be a positive number of seconds, got {text!r}")
         return value
     return parse
+
+
+def _workers(text):
+    value = _positive_int("workers")(text)
+    try:
+        return check_workers(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("workers: ", "workers must be ", 1)) from None
 
 
 def _rollout(text):
@@ -162,7 +171,7 @@ class IsmctsBot(_SearchBot):
     """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
     name = "ismcts"
     determinize = True
-    options = dict(_SEARCH_OPTIONS, workers=_positive_int("workers"))
+    options = dict(_SEARCH_OPTIONS, workers=_workers)
     defaults = {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "workers": 1, "seed": 0}
     last_result = None

@@ -18,6 +18,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,6 +208,24 @@ def validate_config(cfg: TournamentConfig) -> None:
             raise TournamentError(f"--board: {exc}") from None
 
 
+def _pool_worker_init():
+    """Set up a process of the tournament's pool.
+
+    A bot may run a root-parallel search (``ismcts:workers=2``): its workers
+    are forked from this process, so it must not be daemonic (multiprocessing
+    refuses children of daemonic processes). The games and their results are
+    the same as when one process plays them. Ctrl-C is the parent's to
+    handle: it ends the pool with SIGTERM, which here raises SystemExit so
+    that a search in progress ends its own workers first."""
+    mp.current_process().daemon = False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def _run_one(args):
     game_id, deal_seed, rotation, seats, variant, board = args
     row = play_game(seats, deal_seed, variant, board)
@@ -262,7 +281,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
     try:
         if workers > 1 and len(todo) > 1:
             ctx = mp.get_context("fork")
-            with ctx.Pool(workers) as pool:
+            with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
                 for row in pool.imap_unordered(_run_one, todo):
                     _keep(row, rows, sink, bar)
         else:
