@@ -4,7 +4,7 @@
 Everything from ``state_init`` to ``random_playout`` is plain C (nogil): the
 state is one struct, a clone is a struct copy, and no step of a game touches a
 Python object. The Python classes ``Game`` and ``State`` at the bottom wrap it.
-Rule IDs refer to ../shared/RULES.md.
+Rule IDs refer to docs/rules.md.
 """
 
 from libc.string cimport memset, memcpy
