@@ -44,6 +44,8 @@ def _action_names():
     names += ["stop"]
     names += [f"tower: give {COLOURS[a]}+{COLOURS[b]}" for a, b in PAIRS]
     names += ["tower: pay 2 coins", "tower: lose 5 VP"]
+    names += ["draw 2 (Builder)", "take the top card", "look at the top 2 cards",
+              "take no dock tile"]
     names += [f"chance: tile {c}" for c in COLOURS]
     names += [f"chance: card {c}" for c in CARDS]
     names += [f"chance: coat {c}" for c in COATS]
@@ -232,24 +234,43 @@ cdef class State:
         if not 0 <= player < self.s.num_players:
             raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
         d = _struct_to_dict(&self.s)
+        groups = d["card_group"]                                 # public (R-INFO-3b)
+
+        def by_group(cards):
+            """How many hidden cards of each reshuffle group."""
+            counts = [0] * (self.s.reshuffles + 1)
+            for c in cards:
+                counts[groups[c]] += 1
+            return counts
+
         d["pile"] = bin(d["pile"]).count("1")                    # R-INFO-2
         d["coat_unknown"] = bin(d["coat_unknown"]).count("1")
-        for i in range(self.s.coat_tail_len):                    # R-COAT-4
-            if d["coat_tail_by"][i] != player:
+        n = self.s.coat_tail_len
+        for i in range(n):                                       # R-COAT-4
+            if not d["coat_tail_known"][i] >> player & 1:
                 d["coat_tail"][i] = -1
-        d["coat_tail"] = d["coat_tail"][:self.s.coat_tail_len]
-        d["coat_tail_by"] = d["coat_tail_by"][:self.s.coat_tail_len]
+        d["coat_tail"] = d["coat_tail"][:n]
+        d["coat_tail_by"] = d["coat_tail_by"][:n]
+        d["coat_tail_known"] = d["coat_tail_known"][:n]
+        n = self.s.n_looked_coats
+        d["looked_coat_known"] = d["looked_coat_known"][:n]
+        d["looked_coats"] = [c if d["looked_coat_known"][i] >> player & 1 else -1
+                             for i, c in enumerate(d["looked_coats"][:n])]
         if self.s.turn_player != player:                         # R-INFO-3
-            d["looked_cards"] = [-1] * self.s.n_looked_cards
-            d["looked_coats"] = [-1] * self.s.n_looked_coats
+            d["looked_cards"] = by_group(d["looked_cards"][:self.s.n_looked_cards])
         else:
             d["looked_cards"] = sorted(d["looked_cards"][:self.s.n_looked_cards])
-            d["looked_coats"] = sorted(d["looked_coats"][:self.s.n_looked_coats])
+            # the player looking knows both coats; their order is no knowledge
+            order = sorted(range(n), key=lambda i: d["looked_coats"][i])
+            d["looked_coats"] = [d["looked_coats"][i] for i in order]
+            d["looked_coat_known"] = [d["looked_coat_known"][i] for i in order]
         d["task"] = d["task"][:self.s.n_tasks]
         d["task_arg"] = d["task_arg"][:self.s.n_tasks]
         for p in range(self.s.num_players):
-            if p != player:
-                d["players"][p]["hand"] = -bin(d["players"][p]["hand"]).count("1")
+            if p != player:                                      # R-INFO-3a
+                pl = d["players"][p]
+                hidden = pl["hand"] & ~pl["known"]
+                pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
         return f"observer {player}: " + repr(sorted(d.items()))
 
     def resample_from_infostate(self, int player, seed):
@@ -337,12 +358,12 @@ def bench_playouts(CoreGame game, int games, uint64_t seed):
 
 # Struct <-> dict by hand: Cython would turn the int8 arrays into bytes.
 _SCALARS = ("num_players", "advanced", "round", "turn_player", "phase", "tiles_added",
-            "pile", "discard", "coat_unknown", "coat_tail_len", "tower_unseen",
+            "pile", "discard", "reshuffles", "coat_unknown", "coat_tail_len", "tower_unseen",
             "tower_current", "tower_next", "free_play", "t5_seal", "river_extra",
             "draw_swap_used", "merchant_used", "t10_used", "pushed_out_at",
             "n_looked_cards", "n_looked_coats", "n_tasks")
 _PLAYER_SCALARS = ("score", "coins", "sparrows", "barge", "seals_left", "crests_left",
-                   "hand", "front", "coats")
+                   "hand", "known", "front", "coats")
 
 
 cdef dict _struct_to_dict(const GameState* s):
@@ -350,7 +371,9 @@ cdef dict _struct_to_dict(const GameState* s):
     d = {
         "num_players": s.num_players, "advanced": s.advanced, "round": s.round,
         "turn_player": s.turn_player, "phase": s.phase, "tiles_added": s.tiles_added,
-        "pile": s.pile, "discard": s.discard, "coat_unknown": s.coat_unknown,
+        "pile": s.pile, "discard": s.discard, "reshuffles": s.reshuffles,
+        "card_group": [s.card_group[i] for i in range(NUM_CARDS)],
+        "coat_unknown": s.coat_unknown,
         "coat_tail_len": s.coat_tail_len, "tower_unseen": s.tower_unseen,
         "tower_current": s.tower_current, "tower_next": s.tower_next,
         "free_play": s.free_play, "t5_seal": s.t5_seal, "river_extra": s.river_extra,
@@ -365,14 +388,17 @@ cdef dict _struct_to_dict(const GameState* s):
         "docks": [s.docks[i] for i in range(NUM_COLOURS)],
         "coat_tail": [s.coat_tail[i] for i in range(NUM_COATS)],
         "coat_tail_by": [s.coat_tail_by[i] for i in range(NUM_COATS)],
+        "coat_tail_known": [s.coat_tail_known[i] for i in range(NUM_COATS)],
         "coat_owner": [s.coat_owner[i] for i in range(NUM_COATS)],
         "crest_owner": [s.crest_owner[i] for i in range(NUM_QUARTERS)],
         "quarter_seals": [s.quarter_seals[i] for i in range(NUM_QUARTERS)],
         "desc": [s.desc[i] for i in range(NUM_DESCENDANTS)],
         "drawn": [s.drawn[0], s.drawn[1]],
         "avail": [s.avail[i] for i in range(NUM_COLOURS)],
+        "extra": [s.extra[i] for i in range(NUM_COLOURS)],
         "looked_cards": [s.looked_cards[i] for i in range(3)],
         "looked_coats": [s.looked_coats[i] for i in range(2)],
+        "looked_coat_known": [s.looked_coat_known[i] for i in range(2)],
         "task": [s.task[i] for i in range(MAX_TASKS)],
         "task_arg": [s.task_arg[i] for i in range(MAX_TASKS)],
         "players": [],
@@ -382,7 +408,7 @@ cdef dict _struct_to_dict(const GameState* s):
         d["players"].append({
             "score": pl.score, "coins": pl.coins, "sparrows": pl.sparrows,
             "barge": pl.barge, "seals_left": pl.seals_left, "crests_left": pl.crests_left,
-            "hand": pl.hand, "front": pl.front, "coats": pl.coats,
+            "hand": pl.hand, "known": pl.known, "front": pl.front, "coats": pl.coats,
             "supply": [pl.supply[i] for i in range(NUM_COLOURS)],
             "seals_in": [pl.seals_in[i] for i in range(NUM_QUARTERS)],
             "vp": [pl.vp[i] for i in range(NUM_SOURCES)],
@@ -404,13 +430,14 @@ cdef void _fill(void* arr, int size, int n, values, str name) except *:
 
 cdef void _dict_to_struct(dict d, GameState* s) except *:
     cdef GameState t = s[0]
-    cdef int p
+    cdef int p, i
     for k in d:
         if k not in _SCALARS and k not in ("grid", "outer", "outer_mark", "bag", "docks",
-                                           "coat_tail", "coat_tail_by", "coat_owner",
+                                           "card_group", "coat_tail", "coat_tail_by",
+                                           "coat_tail_known", "coat_owner",
                                            "crest_owner", "quarter_seals", "desc", "drawn",
-                                           "avail", "looked_cards", "looked_coats", "task",
-                                           "task_arg", "players"):
+                                           "avail", "extra", "looked_cards", "looked_coats",
+                                           "looked_coat_known", "task", "task_arg", "players"):
             raise ValueError(f"{k}: not a field of the game state")
     t.num_players = d.get("num_players", t.num_players)
     t.advanced = d.get("advanced", t.advanced)
@@ -420,6 +447,7 @@ cdef void _dict_to_struct(dict d, GameState* s) except *:
     t.tiles_added = d.get("tiles_added", t.tiles_added)
     t.pile = d.get("pile", t.pile)
     t.discard = d.get("discard", t.discard)
+    t.reshuffles = d.get("reshuffles", t.reshuffles)
     t.coat_unknown = d.get("coat_unknown", t.coat_unknown)
     t.coat_tail_len = d.get("coat_tail_len", t.coat_tail_len)
     t.tower_unseen = d.get("tower_unseen", t.tower_unseen)
@@ -442,14 +470,20 @@ cdef void _dict_to_struct(dict d, GameState* s) except *:
     if "docks" in d: _fill(t.docks, 1, NUM_COLOURS, d["docks"], "docks")
     if "coat_tail" in d: _fill(t.coat_tail, 1, NUM_COATS, d["coat_tail"], "coat_tail")
     if "coat_tail_by" in d: _fill(t.coat_tail_by, 1, NUM_COATS, d["coat_tail_by"], "coat_tail_by")
+    if "coat_tail_known" in d:
+        _fill(t.coat_tail_known, 1, NUM_COATS, d["coat_tail_known"], "coat_tail_known")
+    if "card_group" in d: _fill(t.card_group, 1, NUM_CARDS, d["card_group"], "card_group")
     if "coat_owner" in d: _fill(t.coat_owner, 1, NUM_COATS, d["coat_owner"], "coat_owner")
     if "crest_owner" in d: _fill(t.crest_owner, 1, NUM_QUARTERS, d["crest_owner"], "crest_owner")
     if "quarter_seals" in d: _fill(t.quarter_seals, 1, NUM_QUARTERS, d["quarter_seals"], "quarter_seals")
     if "desc" in d: _fill(t.desc, 1, NUM_DESCENDANTS, d["desc"], "desc")
     if "drawn" in d: _fill(t.drawn, 1, 2, d["drawn"], "drawn")
     if "avail" in d: _fill(t.avail, 1, NUM_COLOURS, d["avail"], "avail")
+    if "extra" in d: _fill(t.extra, 1, NUM_COLOURS, d["extra"], "extra")
     if "looked_cards" in d: _fill(t.looked_cards, 1, 3, d["looked_cards"], "looked_cards")
     if "looked_coats" in d: _fill(t.looked_coats, 1, 2, d["looked_coats"], "looked_coats")
+    if "looked_coat_known" in d:
+        _fill(t.looked_coat_known, 1, 2, d["looked_coat_known"], "looked_coat_known")
     if "task" in d: _fill(t.task, 1, MAX_TASKS, d["task"], "task")
     if "task_arg" in d: _fill(t.task_arg, 1, MAX_TASKS, d["task_arg"], "task_arg")
     for p, pd in enumerate(d.get("players", [])):
@@ -461,9 +495,23 @@ cdef void _dict_to_struct(dict d, GameState* s) except *:
         pl.seals_left = pd.get("seals_left", pl.seals_left)
         pl.crests_left = pd.get("crests_left", pl.crests_left)
         pl.hand = pd.get("hand", pl.hand)
+        pl.known = pd.get("known", pl.known)
         pl.front = pd.get("front", pl.front)
         pl.coats = pd.get("coats", pl.coats)
         if "supply" in pd: _fill(pl.supply, 1, NUM_COLOURS, pd["supply"], "supply")
         if "seals_in" in pd: _fill(pl.seals_in, 1, NUM_QUARTERS, pd["seals_in"], "seals_in")
         if "vp" in pd: _fill(pl.vp, 2, NUM_SOURCES, pd["vp"], "vp")
+        pl.known &= pl.hand
+    # what every state holds by construction: a coat put under is known to the
+    # one who put it there, a coat being looked at to the player looking (R-COAT-4)
+    for i in range(NUM_COATS):
+        if i < t.coat_tail_len and 0 <= t.coat_tail_by[i] < MAX_PLAYERS:
+            t.coat_tail_known[i] |= 1 << t.coat_tail_by[i]
+        elif i >= t.coat_tail_len:
+            t.coat_tail_known[i] = 0
+    for i in range(2):
+        if i < t.n_looked_coats and 0 <= t.turn_player < MAX_PLAYERS:
+            t.looked_coat_known[i] |= 1 << t.turn_player
+        elif i >= t.n_looked_coats:
+            t.looked_coat_known[i] = 0
     s[0] = t
