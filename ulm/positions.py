@@ -368,6 +368,8 @@ def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> 
     if phase == PHASE_BEFORE_DRAW and r["draw_swap_used"]:
         rd.fail("turn.draw swap used", "the joker and the Scholar swap the drawn tile; nothing "
                 "is drawn in phase 'before draw' (R-DRAW-5, R-DRAW-6)")
+    if r["merchant_used"] and not owns("Merchant"):
+        rd.fail("turn.merchant used", f"{SEATS[mover]} does not own the Merchant (R-DESC-MERCHANT)")
     most = owns("Barge Driver") + in_force("T1")
     if r["river_extra"] > most:
         rd.fail("turn.extra river steps", f"at most {most} here (1 with the Barge Driver, 1 with "
