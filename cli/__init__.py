@@ -26,6 +26,17 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C: a short note on stderr and exit status 130 (128 + SIGINT), no traceback."""
+    exit_code = 130
+
+    def __init__(self):
+        super().__init__("interrupted")
+
+    def show(self, file=None):
+        click.echo("Interrupted.", err=True)
+
+
 def fail_on_input_errors(fn):
     """Turn the library's validation errors into InputError."""
     import functools

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import HELP, InputError, Interrupted, fail_on_input_errors
 from ulm._fastcore import SEATS
 
 
@@ -42,7 +42,17 @@ def write_output(text: str, out: str | None) -> None:
     write_atomically(out, text)
 
 
-@click.group(context_settings=dict(HELP, show_default=True))
+class UlmGroup(click.Group):
+    """The command group; a Ctrl-C inside any command ends it with status 130."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
+
+@click.group(cls=UlmGroup, context_settings=dict(HELP, show_default=True))
 @click.version_option(package_name="ulm-engine")
 def main():
     """Ulm: rules engine, move suggestions, bot tournaments and benchmarks.

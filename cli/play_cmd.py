@@ -7,6 +7,7 @@ import os
 import click
 
 from cli import HELP, InputError, fail_on_input_errors
+from mcts import MAX_WORKERS
 
 
 def _check_specs(specs: list[str]) -> None:
@@ -82,7 +83,8 @@ def _split_specs(text: str) -> list[str]:
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Games in all, rounded up to whole rotations of the seats.")
-@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)

@@ -18,11 +18,13 @@ import json
 import math
 import multiprocessing as mp
 import os
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ulm._fastcore import ACTION_NAMES, SEATS
+from ulm import ACTION_NAMES, derive_seed
+from ulm._fastcore import SEATS
 from ulm.jsonfile import loads, read_json, write_atomically
 from ulm.records import GameRecord
 
@@ -36,9 +38,11 @@ class TournamentError(ValueError):
 # ---------------------------------------------------------------------------
 # one game
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each bot's own seed, derived from the deal so that games are reproducible."""
-    return (game_seed * 1_000_003 + seat * 7919 + 17) % (2 ** 63)
+def bot_seed(spec_seed: int, game_seed: int, seat: int) -> int:
+    """The seed a bot plays one game with: its spec's seed (0 unless written)
+    mixed with the deal's seed and its seat. Games stay reproducible, and a
+    seed written in a spec does not replay one random stream in every game."""
+    return derive_seed(spec_seed, game_seed, seat)
 
 
 def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
@@ -47,7 +51,9 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
 
     `log(text)`, if given, receives a readable line per turn."""
     from mcts.bots import make_bot
-    bots = [make_bot(_with_seed(spec, bot_seed(seed, i))) for i, spec in enumerate(specs)]
+    bots = [make_bot(spec) for spec in specs]
+    for seat, bot in enumerate(bots):
+        bot.reseed(bot_seed(bot.seed, seed, seat))
     rec = GameRecord(players=len(specs), variant=variant, seed=seed, board=board, bots=specs)
     state = rec.state
     thinking = [0.0] * len(specs)
@@ -75,14 +81,6 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
             "ranks": ranks_of(scores, returns), "decisions": len(rec.decisions),
             "seconds": [round(t, 3) for t in thinking],
             "breakdown": [state.score_breakdown(p) for p in range(len(specs))]}
-
-
-def _with_seed(spec: str, seed: int) -> str:
-    """Give a bot spec a seed unless the user fixed one."""
-    name, _, opts = spec.partition(":")
-    if "seed=" in opts:
-        return spec
-    return f"{name}:{opts + ',' if opts else ''}seed={seed}"
 
 
 def ranks_of(scores: list[int], returns: list[float]) -> list[float]:
@@ -173,7 +171,7 @@ class TournamentConfig:
         out = []
         lineup = self.lineup()
         for d in range(self.deals()):
-            deal_seed = self.seed * 100_003 + d
+            deal_seed = derive_seed(self.seed, d)
             for r in range(self.players):
                 seats = lineup[r:] + lineup[:r]  # rotation r: bot of seat i moves to seat i-r
                 out.append((d * self.players + r, deal_seed, r, seats))
@@ -208,6 +206,24 @@ def validate_config(cfg: TournamentConfig) -> None:
             load_board(cfg.board)
         except BoardError as exc:
             raise TournamentError(f"--board: {exc}") from None
+
+
+def _pool_worker_init():
+    """Set up a process of the tournament's pool.
+
+    A bot may run a root-parallel search (``ismcts:workers=2``): its workers
+    are forked from this process, so it must not be daemonic (multiprocessing
+    refuses children of daemonic processes). The games and their results are
+    the same as when one process plays them. Ctrl-C is the parent's to
+    handle: it ends the pool with SIGTERM, which here raises SystemExit so
+    that a search in progress ends its own workers first."""
+    mp.current_process().daemon = False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def _run_one(args):
@@ -331,7 +347,7 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
     try:
         if workers > 1 and len(todo) > 1:
             ctx = mp.get_context("fork")
-            with ctx.Pool(workers) as pool:
+            with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
                 for row in pool.imap_unordered(_run_one, todo):
                     _keep(row, rows, sink, bar)
         else:

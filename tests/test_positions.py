@@ -609,15 +609,15 @@ def both(*fns):
 
 
 def _golden_coats(d):
-    for c in ("G-Tillage", "G-Garden", "G-TownHall"):
+    for c in ("G-Leaning", "G-Garden", "G-TownHall", "G-Shipyard"):
         d["coat stack"]["shuffled"].remove(c)
         d["players"][1]["coats"].append(c)
 
 
 def _colour_count(d):
-    """18 gray tiles, but still 50 in all."""
-    d["players"][0]["supply"] = {"gray": 9}
-    d["bag"].update(brown=d["bag"]["brown"] - 4, orange=d["bag"]["orange"] - 4)
+    """19 gray tiles, but still 50 in all."""
+    d["players"][0]["supply"] = {"gray": 9, "turquoise": 1}
+    d["bag"].update(brown=d["bag"]["brown"] - 5, orange=d["bag"]["orange"] - 4)
 
 
 def _add(path, key, delta):
@@ -634,17 +634,17 @@ BAD = [
      "players[0].coins: must be <= 999, got 1000"),
     ("tile count", "midgame-4p", _add(["bag"], "gray", 2),
      "tiles: 52 counted (grid, outer spaces, docks, bag, supplies, drawn), expected 50"),
-    ("too many of a colour", "midgame-4p", _colour_count, "tiles: 18 gray tiles, more than the game has"),
+    ("too many of a colour", "midgame-4p", _colour_count, "tiles: 19 gray tiles, more than the game has"),
     ("refill not by fives", "midgame-4p", set_(["tiles added"], 3),
      "tiles added: the bag is refilled 5 tiles at a time (R-DRAW-8), got 3"),
     ("view hand sizes vs unseen cards", "midgame-4p-view", set_(["players", 0, "hand size"], 3),
      "draw pile size: 32 cards are unseen by Blue, but the draw pile (32) and the other hands "
      "(Red 3, Green 0, Yellow 0) hold 35"),
     ("view coats vs unseen coats", "midgame-4p-view", set_(["coat stack", "shuffled"], 7),
-     "coat stack.shuffled: 9 coats are unseen by Blue, but the stack and the looked-at coats hold 8"),
+     "coat stack.shuffled: 11 coats are unseen by Blue, but the stack and the looked-at coats hold 8"),
     ("unknown card", "midgame-4p", set_(["draw pile", 0], "Steeple 1"),
      "draw pile[0]: unknown card 'Steeple 1'; did you mean 'Steeple I'?"),
-    ("unknown card in front", "midgame-4p", set_(["players", 0, "in front", 0], "Work of Art V"),
+    ("unknown card in front", "midgame-4p", set_(["players", 0, "in front"], ["Work of Art V"]),
      "players[0].in front[0]: unknown card 'Work of Art V'; did you mean 'Works of Art V'?"),
     ("unknown quarter", "midgame-4p", set_(["players", 1, "seals"], {"Leaning Hose": 1}),
      "players[1].seals: unknown quarter 'Leaning Hose'; did you mean 'Leaning House'?"),
@@ -692,22 +692,22 @@ BAD = [
      "coat stack: 12 coats in all; missing: S-4"),
     ("coat twice", "midgame-4p", lambda d: d["players"][0]["coats"].append("S-2"),
      "coat stack.shuffled: coat S-2 is already in players[0].coats"),
-    ("two barges on one river space", "midgame-4p", set_(["players", 2, "barge"], 1),
-     "players[2].barge: river space 1 already holds Red's barge"),
+    ("two barges on one river space", "midgame-4p", set_(["players", 2, "barge"], 5),
+     "players[2].barge: river space 5 already holds Red's barge"),
     ("barge off the river", "midgame-4p", set_(["players", 0, "barge"], 22),
      "players[0].barge: must be <= 21, got 22"),
     ("too many golden coats", "midgame-4p", _golden_coats,
      "players[1].coats: 4 golden coats, but a player has only 3 crests"),
-    ("too many seals", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 13}),
+    ("too many seals", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 12}),
      "players[0].seals: 13 seals on the board and on coats, but a player has 12"),
-    ("quarter over capacity", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 4}),
+    ("quarter over capacity", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 3}),
      "players: 6 seals in Tillage, which has 4 spaces"),
     ("Oath House seal without a descendant", "midgame-4p",
      set_(["players", 0, "seals"], {"Oath House": 1}),
      "players: 1 seals in the Oath House but 0 descendants taken"),
     ("descendant on the board and owned", "midgame-4p",
-     set_(["players", 0, "descendants"], ["Scholar"]),
-     "players[0].descendants: Scholar is already on the board"),
+     set_(["players", 0, "descendants"], ["Merchant"]),
+     "players[0].descendants: Merchant is already on the board"),
     ("descendants laid out", "midgame-4p", lambda d: d["descendants on board"].pop(),
      "descendants on board: 4 descendants are laid out at set-up; 3 on the board + 0 owned = 3"),
     ("wrong tower past count", "advanced-3p", lambda d: d["tower"]["past"].pop(),
@@ -722,17 +722,17 @@ BAD = [
     ("outer spaces", "midgame-4p", lambda d: d["outer spaces"].pop(),
      "outer spaces: must list the 12 outer spaces (null when empty), got 11"),
     ("grid shape", "midgame-4p", lambda d: d["grid"].pop(), "grid: must be 3 rows of 3 colours"),
-    ("score vs sources", "midgame-4p", set_(["players", 0, "score"], 6),
-     "players[0].vp: the sources add up to 5, but the score is 6"),
-    ("end-game points during play", "midgame-4p", set_(["players", 0, "vp"], {"start": 3, "river": 2}),
-     "players[0].vp: end-game sources are only scored when the game is over"),
+    ("score vs sources", "midgame-4p", set_(["players", 0, "score"], 10),
+     "players[0].vp: the sources add up to 9, but the score is 10"),
+    ("end-game points during play", "midgame-4p", set_(["players", 1, "vp"], {"start": 3, "river": 2}),
+     "players[1].vp: end-game sources are only scored when the game is over"),
     ("seat name", "midgame-4p", set_(["players", 0, "name"], "Blue"),
      "players[0].name: seat 0 is 'Red', got 'Blue'"),
     ("view names an opponent's hand", "midgame-4p-view", set_(["players", 0, "hand"], []),
      "players[0].hand: a view of Blue cannot know Red's hand; give 'hand size'"),
     ("view names a coat another put under", "midgame-4p-view",
-     set_(["coat stack", "under", 1, "coat"], "S-1"),
-     "coat stack.under[1].coat: Blue cannot know a coat Green put under"),
+     set_(["coat stack", "under", 0, "coat"], "S-2"),
+     "coat stack.under[0].coat: Blue cannot know a coat Red put under"),
     ("view lists the draw pile", "midgame-4p-view", set_(["draw pile"], []),
      "draw pile: a view gives only the 'draw pile size'"),
     ("full position with a viewer", "midgame-4p", set_(["viewer"], "Red"),
@@ -740,8 +740,8 @@ BAD = [
     ("looked-at cards without a card keep", "midgame-4p",
      set_(["looked at"], {"cards": ["Steeple I"], "coats": []}),
      "looked at.cards: cards are looked at only while a 'card keep' is pending"),
-    ("unmarked coat not owned", "midgame-4p", set_(["players", 0, "unmarked coats"], ["S-1"]),
-     "players[0].unmarked coats[0]: S-1 is not among the player's coats"),
+    ("unmarked coat not owned", "midgame-4p", set_(["players", 0, "unmarked coats"], ["S-2"]),
+     "players[0].unmarked coats[0]: S-2 is not among the player's coats"),
     ("board of the wrong type", "midgame-4p", set_(["board"], {}),
      "board: must be the path of a board table file, got dict"),
     ("board file missing", "midgame-4p", set_(["board"], "/nonexistent/board.json"),
@@ -944,7 +944,7 @@ def test_walkthrough_view_typed_at_the_table(tmp_path):
     d = json.loads(mine.read_text(encoding="utf-8"))
     d["round"] = 5
     d["to move"] = "Blue"
-    d["bag"] = {"gray": 6, "white": 6, "brown": 8, "turquoise": 6, "orange": 6}
+    d["bag"] = {"gray": 5, "white": 6, "brown": 8, "turquoise": 7, "orange": 6}
     d["draw pile size"] = 26
     d["discard pile"] = ["Siege"]
     d["coat stack"] = {"shuffled": 8, "under": [{"by": "Red"}, {"coat": "S-2", "by": "Blue"}]}

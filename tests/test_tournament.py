@@ -199,10 +199,10 @@ def test_play_game_logs_turns_and_saves_a_replayable_record(tmp_path):
     assert len(rec.decisions) == row["decisions"]
 
 
-def test_a_fixed_seed_in_a_spec_is_kept():
-    assert tournament._with_seed("random", 9) == "random:seed=9"
-    assert tournament._with_seed("ismcts:iterations=30", 9) == "ismcts:iterations=30,seed=9"
-    assert tournament._with_seed("greedy:seed=4", 9) == "greedy:seed=4"
+def test_a_spec_seed_is_mixed_with_the_deal_and_the_seat():
+    import ulm
+    assert tournament.bot_seed(4, 9, 1) == ulm.derive_seed(4, 9, 1)
+    assert len({tournament.bot_seed(4, d, s) for d in range(3) for s in range(4)}) == 12
 
 
 # ---------------------------------------------------------------------------
