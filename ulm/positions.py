@@ -281,7 +281,7 @@ PLAYER_FIELDS = ("name", "score", "vp", "coins", "sparrows", "barge", "supply", 
                  "unmarked coats", "descendants", "in front", "hand", "hand size")
 
 
-def _task_arg(rd: _Reader, task: dict, t: int, where: str, n: int) -> int:
+def _task_arg(rd: _Reader, task: dict, t: int, where: str) -> int:
     """The argument of pending task `t`, checked against what the core reads it as."""
     name = TASKS[t]
     if t in NEVER_PENDING:
@@ -514,7 +514,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         names = list(TASK_IDS)
         tasks.append(TASK_IDS[names[rd.name(rd.field(task, "task", where, str), names,
                                             f"{where}.task", "task")]])
-        args.append(_task_arg(rd, task, tasks[-1], where, n))
+        args.append(_task_arg(rd, task, tasks[-1], where))
     r["task"] = tasks + [0] * (len(r["task"]) - len(tasks))
     r["task_arg"] = args + [0] * (len(r["task_arg"]) - len(args))
     r["n_tasks"] = len(tasks)
