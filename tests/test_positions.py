@@ -803,6 +803,8 @@ BAD = [
      "turn.pushed out at: no tile is pushed out before the push (phase 'before draw')"),
     ("draw swap before the draw", "midgame-4p", set_(["turn", "draw swap used"], True),
      "turn.draw swap used: the joker and the Scholar swap the drawn tile"),
+    ("merchant used without the Merchant", "midgame-4p", set_(["turn", "merchant used"], True),
+     "turn.merchant used: Blue does not own the Merchant"),
     ("T5 seal without T5", "midgame-4p", set_(["turn", "T5 seal"], True),
      "turn.T5 seal: tower tile T5 is not in force"),
     ("T10 used without T10", "advanced-3p",
