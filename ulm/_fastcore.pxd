@@ -149,7 +149,7 @@ cdef enum:
     C_TOWER = 367           # (12)
     NUM_ACTIONS = 379
     HIDDEN_CARD_KEEP = 379  # an opponent's card keep, as the observer sees it
-    MAX_LEGAL = 160
+    MAX_LEGAL = 309         # = NUM_DECISIONS: each decision once at most, whatever the state
 
     NUM_PAIRS = 15
     MAX_TASKS = 24
