@@ -214,16 +214,11 @@ def _pool_worker_init():
     A bot may run a root-parallel search (``ismcts:workers=2``): its workers
     are forked from this process, so it must not be daemonic (multiprocessing
     refuses children of daemonic processes). The games and their results are
-    the same as when one process plays them. Ctrl-C is the parent's to
-    handle: it ends the pool with SIGTERM, which here raises SystemExit so
-    that a search in progress ends its own workers first."""
+    the same as when one process plays them. Ctrl-C is the parent's to handle:
+    it ends the pool (SIGTERM), and a search's workers end with the process
+    that started them (mcts.search)."""
     mp.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
-
-
-def _exit_on_sigterm(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 def _run_one(args):

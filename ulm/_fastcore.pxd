@@ -153,7 +153,7 @@ cdef enum:
     C_TOWER = 371           # (12)
     NUM_ACTIONS = 383
     HIDDEN_CARD_KEEP = 383  # an opponent's card keep, as the observer sees it
-    MAX_LEGAL = 160
+    MAX_LEGAL = NUM_DECISIONS  # each decision once at most, whatever the state
 
     NUM_PAIRS = 15
     MAX_TASKS = 24

@@ -150,6 +150,8 @@ cdef inline int nth_bit(uint64_t bits, int n) noexcept nogil:
     while n > 0:
         bits &= bits - 1
         n -= 1
+    if bits == 0:       # nothing to draw: only in a state no game reaches; ctz(0) is undefined
+        return 0
     return ctz64(bits)
 
 cdef inline uint64_t bit(int i) noexcept nogil:
@@ -175,6 +177,8 @@ cdef inline void add_vp(GameState* s, int p, int src, int n) noexcept nogil:
     s.players[p].vp[src] += n
 
 cdef inline void push_task(GameState* s, int t, int arg) noexcept nogil:
+    if s.n_tasks >= MAX_TASKS:  # no game gets near; a state set by hand must not overrun
+        return
     s.task[s.n_tasks] = t
     s.task_arg[s.n_tasks] = arg
     s.n_tasks += 1
