@@ -514,3 +514,15 @@ def test_bad_coat_knowledge_fields_R_COAT_4():
     with pytest.raises(PositionError) as err:
         position_to_state(data)
     assert "coat stack.under[0].coat: Green cannot know a coat Red put under" in str(err.value)
+
+
+def test_show_names_what_everyone_knows_R_INFO_3():
+    """`ulm show` (render_state) of a view names the cards taken face up, the reshuffle
+    and the coats its viewer knows under the stack (R-INFO-3a/b, R-COAT-4)."""
+    from ulm.render import render_state
+    text = render_state(knowledge_state(), 0)
+    assert "hand: 3 cards (known to all: Works of Art I)" in text
+    assert "Reshuffles: 1; the draw pile holds only cards the last one put there" in text
+    s = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
+    assert "under: S-1 (put by Red, known to Red, Blue)" in render_state(s, 1)
+    assert "under: S-1" not in render_state(s, 2)
