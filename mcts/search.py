@@ -344,6 +344,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
+    if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
+            or not 0 <= margin_weight < math.inf):
+        raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
     if iterations is not None and workers > iterations:
         workers = iterations
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),

@@ -251,25 +251,40 @@ def _lock(out: Path):
     return fd
 
 
-def _read_games(games_file: Path) -> list[dict]:
-    """The games already played in the folder (a line cut by an interruption
-    ends the list: that game is played again)."""
+ROW_FIELDS = ("game", "deal", "seed", "bots", "scores", "returns", "ranks", "seconds")
+
+
+def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
+    """The games already played in the folder. Only the last line may be cut
+    (an interruption while it was written): that game is played again. Any other
+    bad line, or a game that this tournament's schedule does not hold, is an
+    error: dropping it silently would drop the games after it too."""
+    schedule = {g: (seed, seats) for g, seed, _, seats in cfg.schedule()}
+    lines = games_file.read_text(encoding="utf-8").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
     rows: list[dict] = []
     seen = set()
-    with open(games_file, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row = loads(line, str(games_file), TournamentError)
-            except TournamentError:
+    for k, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{games_file} line {k}"
+        try:
+            row = loads(line, where, TournamentError)
+        except TournamentError:
+            if k == len(lines):
                 break
-            if not isinstance(row, dict) or not isinstance(row.get("game"), int):
-                break
-            if row["game"] not in seen:
-                seen.add(row["game"])
-                rows.append(row)
+            raise
+        if not isinstance(row, dict) or any(f not in row for f in ROW_FIELDS):
+            raise TournamentError(f"{where}: not a game of a tournament (fields "
+                                  f"{', '.join(ROW_FIELDS)})")
+        g = row["game"]
+        if g in schedule and (row["seed"], row["bots"]) != schedule[g]:
+            raise TournamentError(f"{where}: game {g} was not played with this tournament's "
+                                  "deals and seats")
+        if g not in seen:
+            seen.add(g)
+            rows.append(row)
     return rows
 
 
@@ -300,7 +315,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
                     "use a new folder, or the same settings (--games may grow) to resume")
         write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
-        rows = _read_games(games_file) if games_file.exists() else []
+        rows = _read_games(games_file, cfg) if games_file.exists() else []
         # rewrite without a torn last line
         write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
         scheduled = {g for g, _, _, _ in cfg.schedule()}

@@ -317,7 +317,7 @@ PLAYER_FIELDS = ("name", "score", "vp", "coins", "sparrows", "barge", "supply", 
                  "hidden cards by reshuffle")
 
 
-def _task_arg(rd: _Reader, task: dict, t: int, where: str, n: int) -> int:
+def _task_arg(rd: _Reader, task: dict, t: int, where: str) -> int:
     """The argument of pending task `t`, checked against what the core reads it as."""
     name = TASKS[t]
     if t in NEVER_PENDING:
@@ -404,6 +404,8 @@ def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> 
     if phase == PHASE_BEFORE_DRAW and r["draw_swap_used"]:
         rd.fail("turn.draw swap used", "the joker and the Scholar swap the drawn tile; nothing "
                 "is drawn in phase 'before draw' (R-DRAW-5, R-DRAW-6)")
+    if r["merchant_used"] and not owns("Merchant"):
+        rd.fail("turn.merchant used", f"{SEATS[mover]} does not own the Merchant (R-DESC-MERCHANT)")
     most = owns("Barge Driver") + in_force("T1")
     if r["river_extra"] > most:
         rd.fail("turn.extra river steps", f"at most {most} here (1 with the Barge Driver, 1 with "
@@ -417,6 +419,7 @@ def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> 
         t5_seal = in_force("T5")
     if t5_seal and not in_force("T5"):
         rd.fail("turn.T5 seal", "tower tile T5 is not in force")
+    # R-TURN-3: the T5 seal may be used in any phase, so a used one fits every phase
 
     # tasks bound to the tower, to the start of a round or to looked-at cards and coats
     for i in pending("tower reveal"):
@@ -546,7 +549,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         names = list(TASK_IDS)
         tasks.append(TASK_IDS[names[rd.name(rd.field(task, "task", where, str), names,
                                             f"{where}.task", "task")]])
-        args.append(_task_arg(rd, task, tasks[-1], where, n))
+        args.append(_task_arg(rd, task, tasks[-1], where))
     r["task"] = tasks + [0] * (len(r["task"]) - len(tasks))
     r["task_arg"] = args + [0] * (len(r["task_arg"]) - len(args))
     r["n_tasks"] = len(tasks)
