@@ -433,3 +433,96 @@ def test_coat_view_round_trip_R_COAT_4():
         assert back.information_state_string(p) == s.information_state_string(p)
     assert observation(s, 0)["looked at"]["coats"] == [None, "S-1"]
     assert observation(s, 2)["looked at"]["coats"] == 2
+
+
+# ---------------------------------------------------------------------------
+# position files: the knowledge fields are validated (docs/positions.md, section 3)
+
+def knowledge_state() -> ulm.State:
+    """After `reshuffled()`, Blue also takes Works of Art I face up from the discard pile:
+    Blue holds one hidden card of each group and one known card."""
+    s = with_task(goose_on(reshuffled()), 1, "goose tower choice")
+    return do(s, "take Works of Art I from the discard pile")
+
+
+def goose_on(s: ulm.State) -> ulm.State:
+    r = s.raw()
+    r["discard"] |= cards_mask("Works of Art I")
+    r["players"][0]["front"] &= ~cards_mask("Works of Art I")
+    s.set_raw(r)
+    return s
+
+
+def _set(*path_value):
+    *path, value = path_value
+
+    def fn(d):
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value
+    return fn
+
+
+BAD_KNOWLEDGE = [
+    ("known card not in the hand", None, _set("players", 1, "known cards", ["Siege"]),
+     "players[1].known cards[0]: Siege is not in the hand"),
+    ("more known cards than the hand holds", 0, _set("players", 1, "hand size", 0),
+     "players[1].known cards: 1 known cards, but the hand holds 0"),
+    ("pile card outside the last reshuffle", None,
+     _set("reshuffles", [["Steeple II", "Steeple III", "Nave II"]]),
+     "draw pile[2]: Nave III is not among the cards of the last reshuffle"),
+    ("a card in two reshuffles", None, _set("reshuffles", [["Nave III"], ["Nave III"]]),
+     "reshuffles[1][0]: Nave III is already in reshuffles[0]"),
+    ("hidden cards by group missing", 0, lambda d: d["players"][2].pop("hidden cards by reshuffle"),
+     "players[2].hidden cards by reshuffle: missing: after a reshuffle"),
+    ("hidden cards by group do not add up", 0,
+     _set("players", 1, "hidden cards by reshuffle", [2, 1]),
+     "players[1].hidden cards by reshuffle: add up to 3, but 2 hand cards are hidden"),
+    ("group counts against the unseen cards", 0,
+     _set("players", 2, "hidden cards by reshuffle", [1, 1]),
+     "reshuffles: 3 cards before the first reshuffle are unseen by Red, but the hands, "
+     "looked-at cards and draw pile hold 2 of them"),
+]
+
+
+@pytest.mark.parametrize("case", BAD_KNOWLEDGE, ids=[b[0] for b in BAD_KNOWLEDGE])
+def test_bad_knowledge_fields_R_INFO_3(case):
+    """A position whose known cards or reshuffle groups do not fit is rejected with the
+    field and the reason (R-INFO-3a/b)."""
+    from ulm.positions import PositionError, state_to_position
+    _, viewer, edit, message = case
+    s = knowledge_state()
+    data = state_to_position(s, viewer)
+    position_to_state(data)                           # the unedited file is valid
+    edit(data)
+    with pytest.raises(PositionError) as err:
+        position_to_state(data)
+    assert message in str(err.value)
+
+
+def test_bad_coat_knowledge_fields_R_COAT_4():
+    from ulm.positions import PositionError, state_to_position
+    s = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
+    data = state_to_position(s, 1)
+    position_to_state(data)
+    data["coat stack"]["under"][0]["known to"] = ["Blue"]
+    with pytest.raises(PositionError) as err:
+        position_to_state(data)
+    assert "coat stack.under[0].known to: Red, who put the coat there, knows it" in str(err.value)
+    data = state_to_position(s, 2)
+    data["coat stack"]["under"][0]["coat"] = "S-1"
+    with pytest.raises(PositionError) as err:
+        position_to_state(data)
+    assert "coat stack.under[0].coat: Green cannot know a coat Red put under" in str(err.value)
+
+
+def test_show_names_what_everyone_knows_R_INFO_3():
+    """`ulm show` (render_state) of a view names the cards taken face up, the reshuffle
+    and the coats its viewer knows under the stack (R-INFO-3a/b, R-COAT-4)."""
+    from ulm.render import render_state
+    text = render_state(knowledge_state(), 0)
+    assert "hand: 3 cards (known to all: Works of Art I)" in text
+    assert "Reshuffles: 1; the draw pile holds only cards the last one put there" in text
+    s = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
+    assert "under: S-1 (put by Red, known to Red, Blue)" in render_state(s, 1)
+    assert "under: S-1" not in render_state(s, 2)

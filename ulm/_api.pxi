@@ -44,8 +44,10 @@ def _action_names():
     names += ["stop"]
     names += [f"tower: give {COLOURS[a]}+{COLOURS[b]}" for a, b in PAIRS]
     names += ["tower: pay 2 coins", "tower: lose 5 VP"]
+    assert len(names) == A_DRAW_TWO
     names += ["draw 2 (Builder)", "take the top card", "look at the top 2 cards",
               "take no dock tile"]
+    assert len(names) == NUM_DECISIONS == C_TILE
     names += [f"chance: tile {c}" for c in COLOURS]
     names += [f"chance: card {c}" for c in CARDS]
     names += [f"chance: coat {c}" for c in COATS]

@@ -1490,13 +1490,15 @@ cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
     # cards, one reshuffle group at a time
     while rest:
         g = s.card_group[ctz64(rest)]
-        group = 0
-        bits = rest
-        while bits:
-            i = ctz64(bits)
-            if s.card_group[i] == g:
-                group |= bit(i)
-            bits &= bits - 1
+        group = rest
+        if s.reshuffles > 0:  # more than one group may be hidden
+            group = 0
+            bits = rest
+            while bits:
+                i = ctz64(bits)
+                if s.card_group[i] == g:
+                    group |= bit(i)
+                bits &= bits - 1
         rest &= ~group
         n = 0
         bits = group
