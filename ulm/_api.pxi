@@ -560,6 +560,11 @@ def _checked_raw(dict d, dict current):
             raise ValueError(f"task_arg[{i}]: task {TASKS[t]!r} takes {lo}..{hi}, got {a}")
         if t == TK_GRID_FILL:
             pending_fill.add(a)
+    for task, name, room in ((TK_CARD_LOOK, "looked_cards", 3), (TK_COAT_DRAW, "looked_coats", 2)):
+        coming = sum(1 for i in range(nt) if out["task"][i] == task)
+        if out["n_" + name] + coming > room:
+            raise ValueError(f"n_{name}: {out['n_' + name]} looked at and {coming} more to come "
+                             f"({TASKS[task]!r} pending), more than the {room} there is room for")
     # tiles the core reads as colours
     for i, c in enumerate(out["grid"]):
         if c == NO_TILE and i not in pending_fill:
