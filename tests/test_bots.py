@@ -121,9 +121,11 @@ def _win_rate(subject, opponent, games=20, seed=11):
 
 @pytest.mark.slow
 def test_ismcts_beats_its_own_search_with_random_selection():
-    """Strength smoke test that a broken search fails: with the same 200
-    iterations, UCB selection (c=0.7) must beat c=1000, where selection is
-    round-robin and the most-visited move is all but random. The bar is
-    above what one ply of evaluation reaches: greedy wins 75% against the same
-    opponent on these deals, a c=1000 searcher 50% (both were run once)."""
-    assert _win_rate("ismcts:iterations=200", "ismcts:iterations=200,c=1000") >= 0.8
+    """Strength smoke test that a broken search fails: with the same 600
+    iterations, UCB selection must beat c=1000, where selection is round-robin
+    and the most-visited move is all but random. The bar is above what one ply
+    of evaluation reaches: on these 40 deals greedy wins 41% against the same
+    opponent and a c=1000 searcher 50%; the search won 66% when this was set
+    (after the knowledge work added the optional decisions, 200 iterations no
+    longer told the search from greedy: 72% both)."""
+    assert _win_rate("ismcts:iterations=600", "ismcts:iterations=600,c=1000", games=40) >= 0.6
