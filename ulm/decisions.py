@@ -158,7 +158,7 @@ def parse_decision(state, text: str, viewer: int | None = None) -> int | str:
             what = "card" if "card" in ACTION_NAMES[action] else "coat"
             raise DecisionError(f"{text!r}: {SEATS[viewer]} cannot see {mover}'s {what}; "
                                 f"say '{mover} drew a {what}'")
-        if action not in state.legal_actions():
+        if action not in state.legal_actions() and not _swap_in(state.clone(), action, viewer):
             raise DecisionError(f"{text!r} cannot happen here (possible: "
                                 f"{_legal_text(state, viewer)})")
         return action
@@ -242,6 +242,24 @@ def _swap_coat(state, coat: int, viewer) -> bool:
     return True
 
 
+def _swap_coat_to_stack(state, coat: int, viewer) -> bool:
+    """Make `coat` one of the shuffled coats of the stack (the ones drawn next), exchanging
+    it with one of them, when it lies under the stack unseen by the viewer."""
+    raw = state.raw()
+    if raw["coat_unknown"] >> coat & 1:
+        return True
+    tail = raw["coat_tail"][:raw["coat_tail_len"]]
+    k = next((i for i, c in enumerate(tail) if c == coat and raw["coat_tail_by"][i] != viewer),
+             None)
+    if k is None or not raw["coat_unknown"]:
+        return False
+    out = (raw["coat_unknown"] & -raw["coat_unknown"]).bit_length() - 1
+    raw["coat_unknown"] = raw["coat_unknown"] & ~(1 << out) | (1 << coat)
+    raw["coat_tail"][k] = out
+    state.set_raw(raw)
+    return True
+
+
 def _swap_in(state, action: int, viewer) -> bool:
     """For an opponent's decision that names a card or coat the viewer has not seen:
     swap it into place. True when the decision is legal afterwards (state changed)."""
@@ -249,13 +267,19 @@ def _swap_in(state, action: int, viewer) -> bool:
         return False
     raw = state.raw()
     mover = raw["turn_player"]
-    if mover == viewer:
-        return False
     name = ACTION_NAMES[action]
     m = re.fullmatch(r"play (.+) \((upper|lower)\)", name)
     ok = False
-    if m:
+    if name.startswith("chance: card "):          # a card the viewer sees drawn
+        ok = _swap_card(state, CARDS.index(name[len("chance: card "):]), ("pile", None), viewer)
+    elif name.startswith("chance: coat "):
+        ok = _swap_coat_to_stack(state, COATS.index(name[len("chance: coat "):]), viewer)
+    elif mover == viewer:
+        return False
+    elif m:
         ok = _swap_card(state, CARDS.index(m.group(1)), ("hand", mover), viewer)
+    elif name.endswith(" with City Wall"):        # the seal is made with a hand card
+        ok = _swap_card(state, CARDS.index("City Wall"), ("hand", mover), viewer)
     elif name.startswith("keep coat "):
         ok = _swap_coat(state, COATS.index(name[len("keep coat "):]), viewer)
     elif name.startswith("keep ") and name[5:] in CARDS:
@@ -311,9 +335,51 @@ def _replace_looked(state, old: int, new: int, viewer) -> None:
     state.set_raw(raw)
 
 
-def apply_decision(state, text: str, viewer: int | None = None) -> int:
+_DREW_COATS = re.compile(r"^(?:drew|drawn) coats? (.+)$")
+
+
+def _coat_correction(state, text: str, viewer) -> bool:
+    """"drew coat X" / "drew coats X and Y" while the viewer chooses a coat: the last
+    drawn coats are X (and Y). When only coats put under the stack are left, they are
+    drawn without chance; one another player put under is unknown in a view until its
+    drawer says which it is. True when applied."""
+    m = _DREW_COATS.match(_norm(text))
+    if (not m or viewer is None or state.is_chance_node() or _pending_task(state) != _COAT_CHOICE
+            or state.raw()["turn_player"] != viewer):
+        return False
+    names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
+    try:
+        coats = [COATS.index(_COAT_BY[n]) for n in names]
+    except KeyError as exc:
+        raise DecisionError(f"{text!r}: unknown coat of arms {exc.args[0]!r}") from None
+    raw = state.raw()
+    looked = raw["looked_coats"][:raw["n_looked_coats"]]
+    if len(coats) > len(looked):
+        raise DecisionError(f"{text!r}: {len(looked)} coats are drawn")
+    start = len(looked) - len(coats)
+    for k, c in enumerate(coats):
+        old = looked[start + k]
+        if c == old:
+            continue
+        tail = raw["coat_tail"][:raw["coat_tail_len"]]
+        where = next((i for i, x in enumerate(tail) if x == c and raw["coat_tail_by"][i] != viewer),
+                     None)
+        if where is None:
+            raise DecisionError(f"{text!r}: {COATS[c]} cannot have been drawn ({SEATS[viewer]} "
+                                "knows where it is)")
+        raw["coat_tail"][where] = old
+        looked[start + k] = c
+    raw["looked_coats"] = (looked + [0, 0])[:2]
+    state.set_raw(raw)
+    return True
+
+
+def apply_decision(state, text: str, viewer: int | None = None) -> int | None:
     """Apply one decision or chance outcome given in ordinary words; returns the action id
-    applied. Raises DecisionError (naming the legal ones) when it cannot happen here."""
+    applied (None for a correction of the viewer's own coats drawn from under the stack,
+    "drew coat X"). Raises DecisionError (naming the legal ones) when it cannot happen here."""
+    if _coat_correction(state, text, viewer):
+        return None
     if not state.is_terminal() and not state.is_chance_node():
         keep = _hidden_keep(state, text, viewer)
         if keep is not None:
