@@ -784,7 +784,11 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
 def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
     """Render an SVG document to a PNG file (cairosvg), written whole or not at all."""
     import cairosvg
-    data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    write_bytes_atomically(path, cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """Write a binary file (a PNG) whole or not at all: a temporary file renamed into place."""
     path = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
