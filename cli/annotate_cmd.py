@@ -22,8 +22,12 @@ def _percent(x) -> str:
 
 def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     """The report as text: the biggest mistakes first, then every decision."""
-    from ulm import ACTION_NAMES  # noqa: F401 (names come with the report)
+    from ulm import ACTION_NAMES
     from ulm._fastcore import SEATS
+    from ulm.decisions import decision_label
+
+    def words(name):
+        return decision_label(ACTION_NAMES.index(name))
     seat = SEATS[report.seat]
     budget = (f"{report.iterations} iterations" if report.iterations
               else f"{report.time:g} s")
@@ -44,22 +48,23 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     if mistakes:
         lines.append("Biggest mistakes:")
         for n in mistakes[:top]:
-            lines.append(f"  #{n.index:<4} round {n.round:>2}: played {n.played!r} "
-                         f"(win {_percent(n.played_win).strip()}), searcher: {n.best!r} "
+            lines.append(f"  #{n.index:<4} round {n.round:>2}: played {words(n.played)!r} "
+                         f"(win {_percent(n.played_win).strip()}), searcher: {words(n.best)!r} "
                          f"(win {_percent(n.best_win).strip()}): loss {100 * n.loss:.0f} points")
         lines.append("")
     else:
         lines.append("No mistakes found.")
         lines.append("")
-    width = max([len(n.played) for n in notes] + [len(n.best) for n in notes] + [8])
+    width = max([len(words(n.played)) for n in notes] + [len(words(n.best)) for n in notes] + [8])
     lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'win':>5}  "
                  f"{'searcher':<{width}} {'win':>5} {'loss':>5}")
     for n in notes:
         same = n.played == n.best
         loss = "" if n.loss is None else ("" if same else f"{100 * n.loss:5.0f}")
-        lines.append(f"  {n.index:>4} {n.round:>5}  {n.played:<{width}} "
+        lines.append(f"  {n.index:>4} {n.round:>5}  {words(n.played):<{width}} "
                      f"{_percent(n.best_win if same else n.played_win)}  "
-                     f"{'(same)' if same else n.best:<{width}} {_percent(n.best_win)} {loss:>5}")
+                     f"{'(same)' if same else words(n.best):<{width}} {_percent(n.best_win)} "
+                     f"{loss:>5}")
     return "\n".join(lines)
 
 
