@@ -805,6 +805,7 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> None:
 
 
 def board_png(state, path: str | Path, viewer: int | None = None,
-              highlight: list[int] | None = None, scale: float = 1.0) -> None:
+              highlight: list[int] | None = None, interactive: bool = False,
+              scale: float = 1.0) -> None:
     """The board as a PNG file (the SVG of board_svg, rendered by cairosvg)."""
-    svg_to_png(board_svg(state, viewer, highlight), path, scale)
+    svg_to_png(board_svg(state, viewer, highlight, interactive), path, scale)
