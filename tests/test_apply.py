@@ -165,6 +165,18 @@ def test_following_a_game_from_a_view_keeps_it_that_view_R_INFO_4(players, seed)
     assert follow(players, seed, seed % players, variant) > 100
 
 
+def test_what_the_viewer_sees_must_be_said():
+    st = ulm.Game(players=2).new_game(seed=4)
+    view, _ = position_to_state(state_to_position(st, 0))
+    apply_decision(view, "draw", 0)
+    with pytest.raises(DecisionError, match="Red sees this tile; say which"):
+        apply_decision(view, "drew a tile", 0)
+    full = st.clone()
+    apply_decision(full, "draw")
+    apply_decision(full, "drew a tile")          # a full position: the dealer draws it
+    assert full.raw()["phase"] == 1
+
+
 def test_a_view_may_leave_the_bag_out():
     data = json.loads((EXAMPLES / "push-4p-view.json").read_text())
     bag = data.pop("bag")

@@ -1,7 +1,6 @@
 """The board as a picture (ulm/picture.py): one SVG element per board object,
 drawn from the board table, highlights of a suggested turn, clickable targets,
 and the PNG."""
-import copy
 import json
 import struct
 import xml.etree.ElementTree as ET
@@ -11,7 +10,6 @@ import pytest
 
 import ulm
 from ulm import ACTION_NAMES
-from ulm.board import load_board
 from ulm.picture import action_target, board_png, board_svg
 from ulm.positions import position_to_state, state_to_position
 

@@ -165,6 +165,9 @@ def parse_decision(state, text: str, viewer: int | None = None) -> int | str:
             if kind != alias:
                 raise DecisionError(f"{text!r}: the pending chance event is not a {alias} draw "
                                     f"(possible: {_legal_text(state, viewer)})")
+            if viewer is not None and not _hidden_from(state, viewer):
+                raise DecisionError(f"{text!r}: {SEATS[viewer]} sees this {alias}; say which "
+                                    f"(possible: {_legal_text(state, viewer)})")
             return alias
         action = _IDS[alias] if isinstance(alias, str) else alias
         if (_hidden_from(state, viewer) and ACTION_NAMES[action].startswith(

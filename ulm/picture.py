@@ -36,8 +36,9 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from ulm.decisions import decision_label
+from ulm.render import plural
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, PUSH_ENTRIES,
-                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES)
+                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SIDES)
 
 __all__ = ["board_svg", "board_png", "action_target", "TILE_FILL", "SEAT_FILL"]
 
@@ -218,10 +219,6 @@ def _card_kind(card: str) -> str:
     if CARDS.index(card) < 9:
         return "cathedral"
     return "trade" if CARDS.index(card) < 24 else "special"
-
-
-def _count_text(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # --- the parts of the picture ---------------------------------------------------------------
@@ -410,7 +407,7 @@ def _draw_cathedral(svg: _Svg, pos: dict, table: dict):
         h = max(y for _, y in xs) + CELL + 4 - y0
         tiles = sum(1 for k in ks if pos["outer spaces"][k])
         svg.element(("side", side, None), (x0, y0, w, h), "side",
-                    f"{side} side: {_count_text(tiles, 'tile')} (clear {side})", data_side=side)
+                    f"{side} side: {plural(tiles, 'tile')} (clear {side})", data_side=side)
         svg.rect(x0, y0, w, h, "#e9e1cf", stroke="#b8a887", sw=1, rx=6)
         svg.close()
     pushed = pos["turn"].get("pushed out at")
@@ -503,7 +500,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         y += 16
         extra = turn.get("extra river steps")
         svg.text(x, y, f"Free card play {'unused' if turn.get('free card play') else 'used'}"
-                 + (f"; {_count_text(extra, 'extra river step')}" if extra else ""), 11)
+                 + (f"; {plural(extra, 'extra river step')}" if extra else ""), 11)
         y += 16
     if pos.get("pending"):
         svg.text(x, y, "Waiting for: " + ", ".join(t["task"] for t in reversed(pos["pending"])),
@@ -524,7 +521,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         n = pos["docks"].get(c, 0)
         dx = x + k * 64
         svg.element(("dock", c, None), (dx, y, 58, 58), "dock",
-                    f"loading dock: {_count_text(n, c + ' tile')}", data_colour=c, data_count=n)
+                    f"loading dock: {plural(n, c + ' tile')}", data_colour=c, data_count=n)
         svg.rect(dx, y, 58, 58, "#e9e1cf", stroke="#b8a887", rx=5)
         if n:
             _tile(svg, dx + 7, y + 5, 44, c, label=False)
@@ -535,9 +532,9 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     y += 76
     bag = pos["bag"]
     svg.element(("bag", "bag", None), (x - 4, y - 14, 320, 40), "bag",
-                f"the bag: {_count_text(sum(bag.values()), 'tile')}")
+                f"the bag: {plural(sum(bag.values()), 'tile')}")
     svg.rect(x - 4, y - 14, 320, 40, "#f1e8d6", stroke="#b8a887", rx=8)
-    svg.text(x + 4, y + 2, f"Bag: {_count_text(sum(bag.values()), 'tile')}", 12, weight="bold")
+    svg.text(x + 4, y + 2, f"Bag: {plural(sum(bag.values()), 'tile')}", 12, weight="bold")
     for k, c in enumerate(COLOURS):
         bx = x + 4 + k * 62
         svg.rect(bx, y + 8, 12, 12, TILE_FILL[c], stroke="#4a4030", rx=2)
@@ -548,8 +545,8 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     pile_n = len(pile) if pile is not None else pos.get("draw pile size", 0)
     stack = pos["coat stack"]
     shuffled = stack["shuffled"] if isinstance(stack["shuffled"], int) else len(stack["shuffled"])
-    svg.text(x, y, f"Draw pile: {_count_text(pile_n, 'card')}", 11)
-    svg.text(x + 130, y, f"Coat stack: {_count_text(shuffled + len(stack['under']), 'coat')}"
+    svg.text(x, y, f"Draw pile: {plural(pile_n, 'card')}", 11)
+    svg.text(x + 130, y, f"Coat stack: {plural(shuffled + len(stack['under']), 'coat')}"
              + (f" ({len(stack['under'])} put under)" if stack["under"] else ""), 11)
     y += 20
     svg.text(x, y, "Discard pile:" + ("" if pos["discard pile"] else " empty"), 11)
@@ -565,8 +562,8 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         if isinstance(cards, int) or isinstance(coats, int):
             svg.text(x, y + 4, f"{mover} is looking at "
                      + " and ".join(t for t in (
-                         _count_text(cards, "card") if cards else "",
-                         _count_text(coats, "coat") if coats else "") if t), 11)
+                         plural(cards, "card") if cards else "",
+                         plural(coats, "coat") if coats else "") if t), 11)
             y += 20
         else:
             if cards:
@@ -642,17 +639,17 @@ def _draw_players(svg: _Svg, pos: dict, table: dict):
         golden = sum(1 for c in p["coats"] if table["coat_quarter"][COATS.index(c)] >= 0)
         v = table["river_value"][p["barge"]]
         lx, ly = x + 10, y + 44
-        svg.text(lx, ly, f"{_count_text(p['coins'], 'coin')} · {_count_text(p['sparrows'], 'sparrow')}"
+        svg.text(lx, ly, f"{plural(p['coins'], 'coin')} · {plural(p['sparrows'], 'sparrow')}"
                  f" · barge on {v:+d} (#{p['barge']})", 11)
         ly += 16
-        svg.text(lx, ly, f"{_count_text(12 - seals_used, 'seal')} and "
-                 f"{_count_text(3 - golden, 'crest')} left", 11, fill=FAINT)
+        svg.text(lx, ly, f"{plural(12 - seals_used, 'seal')} and "
+                 f"{plural(3 - golden, 'crest')} left", 11, fill=FAINT)
         ly += 10
         for k, c in enumerate(COLOURS):
             n = p["supply"].get(c, 0)
             tx = lx + k * 58
             svg.element(("supply", c, name), (tx, ly, 52, 24), "supply",
-                        f"{name}'s supply: {_count_text(n, c + ' tile')}", data_seat=name,
+                        f"{name}'s supply: {plural(n, c + ' tile')}", data_seat=name,
                         data_colour=c, data_count=n)
             svg.rect(tx, ly, 22, 22, TILE_FILL[c], stroke="#4a4030", rx=3,
                      opacity=1 if n else 0.3)
@@ -691,7 +688,7 @@ def _draw_players(svg: _Svg, pos: dict, table: dict):
                       lambda cx, cy, c: _card(svg, cx, cy, c, "hand", name))
         else:
             n = p["hand size"]
-            svg.text(lx, ly, f"Hand: {_count_text(n, 'card')} (hidden)" if n else "Hand: empty",
+            svg.text(lx, ly, f"Hand: {plural(n, 'card')} (hidden)" if n else "Hand: empty",
                      10, fill=FAINT)
             for k in range(n):
                 svg.open("g", class_="card-back", data_seat=name)
@@ -700,14 +697,12 @@ def _draw_players(svg: _Svg, pos: dict, table: dict):
         svg.close()
 
 
-def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list[str]:
-    """Draw the suggested decisions on top; returns the caption lines."""
-    caption = []
+def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
+    """Draw the suggested decisions on top, numbered."""
     st = state.clone()
     moving = st.current_player() >= 0
     svg.open("g", class_="highlight")
     for step, action in enumerate(highlight, 1):
-        caption.append(f"{step}. {decision_label(action)}")
         target = action_target(st, action) if not st.is_terminal() else None
         box = svg.boxes.get(_key(target)) if target else None
         if target and target["kind"] == "entry":
@@ -734,7 +729,6 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list[str]:
             st.apply_action(action)
         moving = moving and st.current_player() >= 0
     svg.close()
-    return caption
 
 
 # --- the whole picture -----------------------------------------------------------------------
@@ -767,16 +761,10 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     _draw_city(svg, pos, table)
     _draw_cathedral(svg, pos, table)
     _draw_players(svg, pos, table)
-    # the caption needs the highlight's names, the highlight needs every element's box
-    caption_at = len(svg.parts)
-    _draw_info(svg, pos, table, [])
-    if highlight:
-        info_parts = svg.parts[caption_at:]
-        del svg.parts[caption_at:]
-        caption = [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)]
-        _draw_info(svg, pos, table, caption)
-        del info_parts
-        _draw_highlight(svg, state, list(highlight))
+    highlight = list(highlight or [])
+    _draw_info(svg, pos, table, [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)])
+    if highlight:   # on top of everything, once every element's box is known
+        _draw_highlight(svg, state, highlight)
     svg.parts.append("</svg>")
     return "\n".join(svg.parts) + "\n"
 
