@@ -83,11 +83,14 @@ def test_a_chance_event_must_be_said():
     apply_decision(state, "draw")
     with pytest.raises(DecisionError, match="a chance event is pending.*drew white"):
         apply_decision(state, "push row 1 from left")
-    bag = state_to_position(state)["bag"]
-    missing = next(c for c in ulm.COLOURS if c not in bag)  if len(bag) < 5 else None
-    if missing:
-        with pytest.raises(DecisionError, match="cannot happen here"):
-            apply_decision(state, f"drew {missing}")
+    empty = state.clone()                        # no gray tile left in the bag
+    raw = empty.raw()
+    raw["bag"][ulm.COLOURS.index("gray")] = 0
+    empty.set_raw(raw)
+    with pytest.raises(DecisionError, match="'drew gray' cannot happen here"):
+        apply_decision(empty, "drew gray")
+    with pytest.raises(DecisionError, match="the pending chance event is not a card draw"):
+        apply_decision(state, "drew a card")
     for text in ("drew a white tile", "white tile", "Drew  White", "chance: tile white"):
         st = state.clone()
         assert ACTION_NAMES[apply_decision(st, text)] == "chance: tile white"
