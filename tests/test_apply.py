@@ -115,6 +115,8 @@ def test_hidden_draw_of_an_opponent_stays_hidden_R_INFO_3():
     card = ACTION_NAMES[full.legal_actions()[0]].removeprefix("chance: card ")
     with pytest.raises(DecisionError, match="Blue cannot see Red's card; say 'Red drew a card'"):
         apply_decision(view, f"drew {card}", 1)
+    with pytest.raises(DecisionError, match="it is Red's draw, not Blue's"):
+        apply_decision(view, "Blue drew a card", 1)
     apply_decision(view, "Red drew a card", 1)
     full.apply_action(full.legal_actions()[0])
     after = state_to_position(view, 1)
