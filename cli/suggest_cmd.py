@@ -66,8 +66,8 @@ def format_result(result, state, seat, path) -> str:
         lines.append(f"  {i}. {label(step.action, step.name):<{width}}  share "
                      f"{_percent(step.share)}  value {step.value:6.3f}")
     if line and line[-1].chance_after:
-        lines.append("  (a chance event follows: once it is known, add it with `ulm apply` "
-                     "and ask again, e.g. ulm apply POSITION draw 'drew white' | ulm suggest -)")
+        lines.append("  (a chance event follows: once it is known, add the decisions and what "
+                     "happened with `ulm apply` and ask again)")
     lines.append("  share: how often the search chose the decision; value: its mean result "
                  f"for {SEATS[seat]} (about the chance to win, plus a little for the score margin)")
     lines.append("")

@@ -27,7 +27,7 @@ from typing import Callable, Optional
 from ulm import ACTION_NAMES
 from ulm.records import GameRecord, RecordError, replay
 
-from mcts._search import derive_seed
+from ulm import derive_seed
 from mcts.search import search
 
 __all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed"]
