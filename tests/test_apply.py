@@ -204,3 +204,18 @@ def test_a_view_may_leave_the_bag_out():
     full.pop("bag")
     with pytest.raises(PositionError, match="bag: missing"):
         position_to_state(full)
+
+
+def test_the_documented_example_works(tmp_path):
+    """docs/player-tools.md: a view from the set-up, Red's turn as it happened, Blue's draw."""
+    game = tmp_path / "game.json"
+    assert run("new", "--players", 3, "--seed", 0, "--as", "Blue", "-o", game).exit_code == 0
+    res = run("apply", game, "draw", "drew orange", "push row 2 from left", "seal in Tillage",
+              "take white from the docks", "drew brown", "move barge 2", "end turn", "-o", game)
+    assert res.exit_code == 0, res.output
+    res = run("apply", game, "draw", "drew gray", "-o", game)
+    assert res.exit_code == 0, res.output
+    pos = json.loads(game.read_text())
+    assert (pos["kind"], pos["to move"], pos["phase"]) == ("view", "Blue", "push")
+    assert pos["players"][0]["seals"] == {"Tillage": 1}
+    assert run("suggest", game, "--iterations", 50, "--quiet").exit_code == 0
