@@ -219,3 +219,24 @@ def test_the_documented_example_works(tmp_path):
     assert (pos["kind"], pos["to move"], pos["phase"]) == ("view", "Blue", "push")
     assert pos["players"][0]["seals"] == {"Tillage": 1}
     assert run("suggest", game, "--iterations", 50, "--quiet").exit_code == 0
+
+
+def test_an_opponent_may_play_any_card_the_viewer_has_not_seen():
+    """In Blue's view Red's one hand card is one possible deal; Red may play any card
+    Blue has not seen, and Red's own list offers only Red's own card."""
+    full = ulm.Game(players=2).new_game(seed=1)
+    raw = full.raw()
+    siege = CARDS.index("Siege")
+    raw["players"][0]["hand"] = 1 << siege
+    raw["pile"] &= ~(1 << siege)
+    full.set_raw(raw)
+    view, _ = position_to_state(state_to_position(full, 1))
+    names = [n for n, _ in decision_names(view, 1)]
+    for card in ("Siege", "Nave I", "Choir III"):
+        assert f"lay {card} in front (end-game points)" in names, card
+    apply_decision(view, "lay Nave I in front (end-game points)", 1)
+    pos = state_to_position(view, 1)
+    assert pos["players"][0]["in front"] == ["Nave I"] and pos["players"][0]["hand size"] == 0
+    position_to_state(json.loads(dumps(pos)))         # still a valid view
+    own = [n for n, _ in decision_names(full, 0) if n.startswith(("play ", "lay "))]
+    assert own == ["play Siege (immediate bonus)", "lay Siege in front (end-game points)"]
