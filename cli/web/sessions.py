@@ -316,6 +316,8 @@ class PlaySession(Session):
             mover = self.state.current_player()
             if mover < 0 or self.seats[mover] is None:
                 return
+            self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
+                             "since": time.monotonic()}
             self.runner = threading.Thread(target=self._run_bots, daemon=True,
                                            name=f"bots-{self.id}")
             self.runner.start()
@@ -571,6 +573,15 @@ class ReviewSession(Session):
             self.rec = replay(self.data, index)
             self.index = index
             self.changed()
+            self.show_annotation()
+
+    def show_annotation(self):
+        """At an annotated decision, its advice is the hint drawn on the board."""
+        moves = (self.annotation or {}).get("moves", [])
+        here = next((m for m in moves if m["index"] == self.index), None)
+        if here is not None:
+            self.hint = {"version": self.version, "result": here["advice"],
+                         "highlight": [s["action"] for s in here["advice"]["line"]]}
 
     def options(self):
         return []
@@ -756,7 +767,8 @@ class Server:
             out = annotate_record(data, seat, per, job, moves)
             with session.lock:
                 session.annotation = out
-                session.version += 1
+                session.changed()
+                session.show_annotation()
             return out
         return self.start_job(job, work)
 
@@ -828,6 +840,7 @@ def annotate_record(data: dict, seat: int, seconds: float, job: Job, moves: list
             win_best = best.win_probability[seat]
             win_played = played.win_probability[seat] if played is not None else None
             out.append({"index": k, "played": name, "best": best.name,
+                        "advice": advice_json(result, rec.state, seat),
                         "win_best": round(win_best, 4),
                         "win_played": None if win_played is None else round(win_played, 4),
                         "win": round(result.win_probability[seat], 4),

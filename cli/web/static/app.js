@@ -202,7 +202,8 @@ function render() {
     hist.scrollTop = hist.scrollHeight;
   }
 
-  if (g.thinking || job) startPolling(); else stopPolling();
+  const botToMove = g.seats.some((s) => s.seat === g.to_move && s.kind === "bot");
+  if (g.thinking || job || (botToMove && !g.terminal)) startPolling(); else stopPolling();
 }
 
 // The interactive SVG marks the targets of the legal decisions with class "target"
