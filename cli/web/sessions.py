@@ -681,7 +681,7 @@ class Server:
             try:
                 state, seat = position_to_state(view, "view")
             except PositionError as exc:
-                raise WebError(str(exc)) from None
+                raise WebError(f"view: {exc}") from None
             if view.get("kind") != "view":
                 raise WebError("view: kind: a followed game starts from one player's view "
                                "('kind': 'view'); write one with `ulm new --as SEAT`")

@@ -271,7 +271,8 @@ async function poll() {
         job = null;
         showProgress();
         if (finished.status === "failed") say(finished.error, "error");
-        if (finished.status === "cancelled") say("Search cancelled.");
+        else if (finished.status === "cancelled") say("Search cancelled.");
+        else say(finished.kind === "hint" ? "" : "Annotation done.");
       }
     }
     if (game) await refresh();
@@ -333,7 +334,7 @@ async function goto(index, as) {
 
 function renderReview() {
   const g = game;
-  $("#rv-pos").textContent = `${g.index} / ${g.total}`;
+  $("#rv-pos").textContent = `${g.index} of ${g.total} played`;
   const slider = $("#rv-slider");
   slider.max = g.total;
   slider.value = g.index;
