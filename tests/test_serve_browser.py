@@ -152,7 +152,7 @@ def test_follow_a_game_for_a_full_round(server, page):
         button.click()
         page.wait_for_function(f"game.history.length === {count + 1}")
     assert len(setup) == 9 + 2 + 4
-    assert all(name.startswith("drew ") for name in setup)
+    assert all(name.startswith(("drew ", "revealed ")) for name in setup)
     assert page.evaluate("game.round") == 1 and page.evaluate("game.to_move") == "Red"
 
     # round 1 at the table: Red's turn entered, then our own turn (a hint drawn on the way)
@@ -161,7 +161,11 @@ def test_follow_a_game_for_a_full_round(server, page):
         page.click(f"#decisions button.decision:text-is(\"{name}\")")
         page.wait_for_function(f"game.history.length === {count + 1}")
 
-    enter("Red: draw")
+    # typed in words, as `ulm apply` takes them
+    page.fill("#words-text", "draw")
+    page.press("#words-text", "Enter")
+    page.wait_for_function("game.history.length === 16")
+    assert page.evaluate("game.history[15]") == {"seat": "Red", "name": "draw", "index": 15}
     enter(page.locator("#decisions button.decision").first.text_content())
     enter("Red: push row 1 from left")
     enter("Red: money")

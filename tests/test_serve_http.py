@@ -173,7 +173,7 @@ def test_illegal_and_malformed_decisions(client):
     assert "not legal" in _error(client.post(f"/api/games/{gid}/decide",
                                              json={"decision": 10 ** 9}), 400)
     assert "not legal" in _error(client.post(f"/api/games/{gid}/decide",
-                                             json={"decision": "hidden"}), 400)
+                                             json={"decision": "Red drew a card"}), 400)
 
 
 def test_deciding_for_a_bot_is_refused(client):
@@ -268,7 +268,7 @@ def test_follow_from_the_setup_with_hidden_draws_and_save(client):
     g = r.json()
     gid = g["id"]
     assert g["viewer"] == "Blue" and g["to_move"] == "chance"
-    assert all(o["name"].startswith("drew ") for o in g["options"])
+    assert all(o["name"].startswith(("drew ", "revealed ")) for o in g["options"])
     assert "set-up is complete" in _error(client.get(f"/api/games/{gid}/download"), 409)
     while g["to_move"] == "chance":                   # the public set-up
         g = _decide(client, gid, g["options"][0]["decision"])
@@ -313,11 +313,11 @@ def test_follow_an_opponents_hidden_card_draw():
         g = c.post("/api/games", json={"mode": "follow", "view": view})
         assert g.status_code == 201, g.text
         g = g.json()
-        assert [o["decision"] for o in g["options"]] == ["hidden"]
-        assert g["options"][0]["name"] == "Red drew a card (unseen)"
+        assert [o["name"] for o in g["options"]] == ["Red drew a card"]
+        assert [o["decision"] for o in g["options"]] == ["Red drew a card"]
         pile = view["draw pile size"]
-        g = _decide(c, g["id"], "hidden")
-        assert g["history"][-1]["name"] == "Red drew a card (unseen)"
+        g = _decide(c, g["id"], "Red drew a card")
+        assert g["history"][-1]["name"] == "Red drew a card"
         saved = c.get(f"/api/games/{g['id']}/download")
         assert saved.status_code == 200, saved.text
         after = saved.json()
@@ -473,3 +473,61 @@ def test_serve_command_defaults_to_localhost_and_reports_a_taken_port():
     assert f"Error: --host/--port: cannot listen on 127.0.0.1:{port}" in out.output
     out = CliRunner().invoke(main, ["serve", "--max-seconds", "0"])
     assert out.exit_code == 2 and "--max-seconds" in out.output
+
+
+def test_follow_a_whole_bot_game_the_view_matches_the_real_one():
+    """A random game is played in full; the follower enters each event as Blue sees it
+    (hidden draws as "Red drew a card", Red's keep after looking at cards by what was
+    discarded). Blue's view on the server equals Blue's view of the real game."""
+    import random
+
+    from ulm import CARDS, Game
+    from ulm._fastcore import SEATS
+    from ulm.decisions import chance_name
+    viewer, rng = 1, random.Random(5)
+    real = Game(players=2).new_initial_state()
+    real.seed_dealer(8)
+    with TestClient(create_app(max_seconds=5)) as c:
+        gid = c.post("/api/games", json={"mode": "follow", "players": 2,
+                                         "seat": "Blue"}).json()["id"]
+        checked = 0
+        for step in range(600):
+            if real.is_terminal():
+                break
+            mover = real.current_player()
+            if real.is_chance_node():
+                a = real.sample_chance_outcome()
+                body = {"decision": chance_name(real, a, viewer)}
+            else:
+                a = rng.choice(real.legal_actions())
+                name = ACTION_NAMES[a]
+                raw = real.raw()
+                if mover != viewer and name.startswith("keep ") and name[5:] in CARDS:
+                    looked = [CARDS[x] for x in raw["looked_cards"][:raw["n_looked_cards"]]]
+                    gone = [x for x in looked if x != name[5:]]
+                    body = {"text": "kept a card, discarded " + " and ".join(gone)}
+                else:
+                    body = {"decision": name if mover == viewer else f"{SEATS[mover]}: {name}"}
+            r = c.post(f"/api/games/{gid}/decide", json=body)
+            assert r.status_code == 200, (step, body, r.text)
+            real.apply_action(a)
+            if step % 25 == 0 and real.raw()["round"] > 0 or real.is_terminal():
+                saved = c.get(f"/api/games/{gid}/download")
+                if saved.status_code == 200:
+                    assert saved.json() == state_to_position(real, viewer), step
+                    checked += 1
+        assert checked >= 5
+        assert c.get(f"/api/games/{gid}").json()["round"] == min(real.raw()["round"] + 1, 10)
+
+
+def test_follow_decisions_in_words(client):
+    g = client.post("/api/games", json={"mode": "follow", "players": 3, "seat": "Green"}).json()
+    gid = g["id"]
+    r = client.post(f"/api/games/{gid}/decide", json={"text": "drew purple"})
+    msg = _error(r, 400)
+    assert msg.startswith("text: 'drew purple': a chance event is pending; say what happened")
+    assert "drew gray" in msg
+    assert "text: a decision in words" in _error(
+        client.post(f"/api/games/{gid}/decide", json={"text": ""}), 400)
+    g = client.post(f"/api/games/{gid}/decide", json={"text": "drew a white tile"}).json()
+    assert g["history"] == [{"seat": "chance", "name": "drew a white tile", "index": 0}]

@@ -9,7 +9,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     GET    /api/info                      bots, variants, limits
     POST   /api/games                     {"mode": "play"|"follow"|"review", ...} -> game
     GET    /api/games/{id}                the game: board SVG, legal decisions, history, hint
-    POST   /api/games/{id}/decide         {"decision": id | name | "hidden"}
+    POST   /api/games/{id}/decide         {"decision": id | name} or {"text": words} (follow)
     POST   /api/games/{id}/undo
     POST   /api/games/{id}/goto           {"index": k, "as": seat | "all"}   (review)
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
@@ -111,9 +111,13 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     async def decide(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
-        if "decision" not in body:
-            raise WebError("decision: missing (an action id, its name, or 'hidden')")
-        session.decide(body["decision"])
+        if "text" in body and session.mode == "follow":
+            session.decide(text=body["text"])
+        elif "decision" in body:
+            session.decide(body["decision"])
+        else:
+            raise WebError("decision: missing (an action id or its name; a followed game "
+                           "also takes \"text\": the decision in words)")
         return JSONResponse(session.to_json())
 
     async def undo(request):

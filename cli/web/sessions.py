@@ -11,13 +11,12 @@ changed meanwhile (an undo) is thrown away.
 """
 from __future__ import annotations
 
-import itertools
 import os
 import secrets
 import threading
 import time
 
-from ulm import ACTION_NAMES, IllegalActionError
+from ulm import ACTION_NAMES
 from ulm._fastcore import SEATS
 from ulm.game import VARIANTS, Game
 from ulm.positions import PositionError, position_to_state, state_to_position
@@ -30,7 +29,7 @@ MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision
 MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
 MAX_GAMES = 200             # games kept in memory; the least recently used go first
 MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
-HIDDEN = "hidden"           # the decision "an event the viewer does not see"
+REDEALS = 24                # re-deals of the hidden part searched for what may happen
 RESAMPLE_TRIES = 400        # worlds tried to fit a decision the view's own deal cannot make
 
 
@@ -246,75 +245,64 @@ def _find_decision(value, options: list[dict], field: str = "decision") -> dict:
 
 
 class PlaySession(Session):
-    """A game against bots (or between people at one screen): the server holds the full
-    state; each human sees only their own view."""
+    """A game against bots (or between people at one screen), on mcts.session.PlaySession:
+    the server holds the full state; each person sees only their own view."""
     mode = "play"
 
-    def __init__(self, server, seats: list, variant: str, seed: int):
+    def __init__(self, server, specs: list, variant: str, seed: int):
+        from mcts.session import HUMAN
+        from mcts.session import PlaySession as Table
         super().__init__(server)
-        self.seats = seats              # per seat: None (a human) or a Bot
-        self.specs = [None if b is None else b.spec for b in seats]
-        self.rec = GameRecord(len(seats), variant, seed, bots=[s or "human" for s in self.specs])
-        self.movers: list[int] = []     # who made each decision of rec.decisions
-        self.thinking = None            # {"seat", "since"} while a bot thinks
+        self.specs = specs              # per seat: "human" or a bot spec
+        self.table = Table(specs, seed=seed, variant=variant)
+        self.human = [s == HUMAN for s in specs]
+        self.movers: list[int] = []     # who made each decision of the record
+        self.thinking = None            # {"seat", "spec", "since"} while a bot thinks
         self.runner = None
-        self.last_human = next((p for p, b in enumerate(seats) if b is None), None)
+        self.last_human = next((p for p, h in enumerate(self.human) if h), None)
 
     @property
     def state(self):
-        return self.rec.state
-
-    def humans(self):
-        return [p for p, b in enumerate(self.seats) if b is None]
+        return self.table.state
 
     def viewer(self):
-        humans = self.humans()
-        if not humans:
-            return None
+        if self.last_human is None:
+            return None                 # bots only: everything is shown
         mover = self.state.current_player()
-        if mover in humans:
-            self.last_human = mover
+        if mover >= 0 and self.human[mover]:
+            self.last_human = mover     # people at one screen: the one to move
         return self.last_human
 
     def options(self):
-        st = self.state
-        mover = st.current_player()
-        if mover < 0 or self.seats[mover] is not None:
+        if not self.table.human_to_move():
             return []
+        st = self.state
         return [_option(st, a) for a in st.legal_actions()]
 
     def decide(self, value):
         with self.lock:
             opt = _find_decision(value, self.options())
-            mover = self.state.current_player()
-            self.rec.apply(opt["decision"])
-            self.movers.append(mover)
+            self.movers.append(self.state.current_player())
+            self.table.play(opt["decision"])
             self.changed()
         self.start_bots()
 
     def undo(self):
         with self.lock:
-            humans = set(self.humans())
-            keep = max((k for k, p in enumerate(self.movers) if p in humans), default=None)
-            if keep is None:
+            if self.table.undo() is None:
                 raise WebError("undo: no decision of a human player to take back", 409)
-            decisions, movers = self.rec.decisions[:keep], self.movers[:keep]
-            rec = GameRecord(self.rec.game.num_players, self.rec.game.variant, self.rec.seed,
-                             bots=self.rec.bots)
-            for a in decisions:
-                rec.apply(a)
-            self.rec, self.movers = rec, movers
+            del self.movers[len(self.table.record.decisions):]
             self.thinking = None
             self.changed()
         self.start_bots()
 
     def start_bots(self):
-        """Let the bots move, in a thread, until a human is to move or the game ends."""
+        """Let the bots move, in a thread, until a person is to move or the game ends."""
         with self.lock:
             if self.runner is not None and self.runner.is_alive():
                 return
             mover = self.state.current_player()
-            if mover < 0 or self.seats[mover] is None:
+            if mover < 0 or self.human[mover]:
                 return
             self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
                              "since": time.monotonic()}
@@ -325,56 +313,54 @@ class PlaySession(Session):
     def _run_bots(self):
         while True:
             with self.lock:
-                st = self.state
-                mover = st.current_player()
-                if mover < 0 or self.seats[mover] is None:
+                mover = self.state.current_player()
+                if mover < 0 or self.human[mover]:
                     self.thinking = None
                     return
                 version = self.version
-                world = st.clone()
-                bot = self.seats[mover]
+                world = self.state.clone()
+                bot = self.table.bots[mover]
                 self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
                                  "since": time.monotonic()}
             try:
-                action = bot.choose(world)
-            except Exception as exc:  # a bug must not kill the session silently
+                action = bot.choose(world)      # outside the lock: the page stays served
+            except Exception as exc:  # shown on the page; the game stays usable (undo)
                 with self.lock:
-                    self.thinking = {"seat": SEATS[mover], "error": str(exc)}
+                    self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
+                                     "error": f"the bot failed: {exc}"}
                 return
             with self.lock:
-                if self.version == version:
-                    self.rec.apply(action)
+                if self.version == version:     # not undone meanwhile
+                    self.table.record.apply(action)
                     self.movers.append(mover)
                     self.changed()
 
     def to_json(self):
         with self.lock:
             out = self.base_json()
-            out["seats"] = [{"seat": SEATS[p], "kind": "human" if b is None else "bot",
-                             "spec": self.specs[p]} for p, b in enumerate(self.seats)]
+            out["seats"] = [{"seat": SEATS[p], "kind": "human" if h else "bot",
+                             "spec": None if h else self.specs[p]}
+                            for p, h in enumerate(self.human)]
             think = self.thinking
             out["thinking"] = None if think is None else dict(
                 think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
-            out["seed"] = self.rec.seed
+            rec = self.table.record
+            out["seed"] = rec.seed
             out["history"] = [{"index": k, "seat": SEATS[p], "name": ACTION_NAMES[a]}
-                              for k, (a, p) in enumerate(zip(self.rec.decisions, self.movers))]
-            out["can_undo"] = any(p in self.humans() for p in self.movers)
+                              for k, (a, p) in enumerate(zip(rec.decisions, self.movers))]
+            out["can_undo"] = self.table.can_undo()
             return out
 
     def export(self):
         with self.lock:
-            return "record", self.rec.to_dict()
-
-
-def _infostate_after(state, action, viewer):
-    s = state.clone()
-    s.apply_action(action)
-    return s.information_state_string(viewer)
+            return "record", self.table.record.to_dict()
 
 
 class FollowSession(Session):
-    """A real game followed by one player: the state is that player's view (the hidden
-    part dealt arbitrarily and re-dealt whenever what happens at the table needs it)."""
+    """A real game followed by one player: the state is a world of that player's view
+    (the hidden part dealt arbitrarily). Decisions and chance outcomes go through
+    ulm.decisions, which keeps what the viewer cannot see hidden and swaps a card an
+    opponent reveals into their hidden hand."""
     mode = "follow"
 
     def __init__(self, server, state, seat: int):
@@ -382,7 +368,6 @@ class FollowSession(Session):
         self.seat = seat
         self.stack = [state]            # states after each entered event; undo pops
         self.events: list[dict] = []    # {"seat", "name"}
-        self.counter = itertools.count(1)
 
     @property
     def state(self):
@@ -392,66 +377,42 @@ class FollowSession(Session):
         return self.seat
 
     def options(self):
+        from ulm.decisions import chance_name, decision_names
         st = self.state
         if st.is_terminal():
             return []
         mover = st.current_player()
         if st.is_chance_node():
-            outcomes = [a for a, _p in st.chance_outcomes()]
-            seen = {}
-            for a in outcomes:
-                seen.setdefault(_infostate_after(st, a, self.seat), []).append(a)
-            if len(seen) == 1 and len(outcomes) > 1:
-                # nothing of it reaches the viewer: one "hidden" event
-                return [{"decision": HIDDEN, "name": self._hidden_name(st, outcomes[0]),
-                         "target": None}]
-            return [_option(st, a, self._chance_name(st, a)) for a in self._chance_choices(st)]
+            out = []
+            for name, ids in decision_names(st, self.seat):
+                if len(ids) > 1:    # a draw the viewer does not see: one entry, by name
+                    out.append({"decision": name, "name": name, "target": None})
+                else:
+                    out.append(_option(st, ids[0], name))
+            if len(out) > 1 or isinstance(out[0]["decision"], int):
+                # a card or coat the viewer sees drawn may lie elsewhere in this deal
+                shown = {o["decision"] for o in out}
+                out += [_option(st, a, chance_name(st, a, self.seat))
+                        for a in self._redealt(st, lambda w: [a for a, _ in
+                                                               w.chance_outcomes()])
+                        if a not in shown]
+            return out
         if mover == self.seat:
             return [_option(st, a) for a in st.legal_actions()]
-        return [_option(st, a, f"{SEATS[mover]}: {ACTION_NAMES[a]}")
-                for a in self._opponent_choices(st, mover)]
+        # an opponent may play a card the viewer has not seen: those of re-deals too
+        acts = sorted(set(st.legal_actions()) | self._redealt(st, lambda w: w.legal_actions()))
+        return [_option(st, a, f"{SEATS[mover]}: {ACTION_NAMES[a]}") for a in acts]
 
-    def _chance_choices(self, st):
-        """Everything the viewer could see drawn here: the outcomes of this deal, and of
-        re-deals of the hidden part (a card this deal put in another hand may be drawn)."""
-        acts = {a for a, _p in st.chance_outcomes()}
-        names = ACTION_NAMES
-        if any(names[a].startswith("chance: card") or names[a].startswith("chance: coat")
-               for a in acts):
-            for k in range(24):
-                world = st.resample_from_infostate(self.seat, derive_seed_for(self.id, k))
-                acts.update(a for a, _p in world.chance_outcomes())
-        return sorted(acts)
-
-    def _opponent_choices(self, st, mover):
-        """An opponent's decisions: those of this deal and of re-deals of their hidden hand."""
-        acts = set(st.legal_actions())
-        for k in range(24):
-            world = st.resample_from_infostate(self.seat, derive_seed_for(self.id, k))
-            acts.update(world.legal_actions())
-        return sorted(acts)
-
-    def _hidden_name(self, st, action):
-        kind = _plain(ACTION_NAMES[action]).split(" ")[0]
-        who = self._drawer(st)
-        return f"{who} drew a {kind} (unseen)"
-
-    def _drawer(self, st):
-        # the player whose turn it is draws (the chance node belongs to their turn)
-        mover = st.raw()["turn_player"]
-        return SEATS[mover] if 0 <= mover < st.num_players() else "a player"
-
-    def _chance_name(self, st, action):
-        return "drew " + _plain(ACTION_NAMES[action]).replace("tile ", "")
+    def _redealt(self, st, outcomes) -> set:
+        """The outcomes in re-deals of what the viewer cannot see."""
+        acts: set = set()
+        for k in range(REDEALS):
+            acts.update(outcomes(st.resample_from_infostate(self.seat,
+                                                            derive_seed_for(self.id, k))))
+        return acts
 
     def _fit(self, st, action):
-        """A state of the viewer's knowledge in which `action` is legal."""
-        if st.is_chance_node():
-            legal = {a for a, _p in st.chance_outcomes()}
-        else:
-            legal = set(st.legal_actions())
-        if action in legal:
-            return st.clone()
+        """A world of the viewer's knowledge in which `action` can happen."""
         for k in range(RESAMPLE_TRIES):
             world = st.resample_from_infostate(self.seat, derive_seed_for(self.id, 1000 + k))
             legal = ({a for a, _p in world.chance_outcomes()} if world.is_chance_node()
@@ -461,24 +422,34 @@ class FollowSession(Session):
         raise WebError(f"decision: {ACTION_NAMES[action]!r} does not fit what "
                        f"{SEATS[self.seat]} knows of the game")
 
-    def decide(self, value):
+    def decide(self, value=None, text=None):
+        """An offered option (by id or name), or anything in words (`text`, as `ulm apply`
+        takes it: "Red kept a card, discarded Siege and Patrician")."""
+        from ulm.decisions import DecisionError, apply_decision
         with self.lock:
-            options = self.options()
-            opt = _find_decision(value, options)
             st = self.state
             mover = st.current_player()
-            if opt["decision"] == HIDDEN:
-                nxt = st.clone()
-                nxt.seed_dealer(derive_seed_for(self.id, next(self.counter)))
-                nxt.apply_action(nxt.sample_chance_outcome())
-            else:
-                nxt = self._fit(st, opt["decision"])
+            nxt = st.clone()
+            if text is not None:
+                if not isinstance(text, str) or not text.strip():
+                    raise WebError(f"text: a decision in words, got {text!r}")
                 try:
+                    apply_decision(nxt, text, self.seat)
+                except DecisionError as exc:
+                    raise WebError(f"text: {exc}") from None
+                name = text.strip()
+            else:
+                opt = _find_decision(value, self.options())
+                name = opt["name"]
+                words = (opt["decision"] if isinstance(opt["decision"], str)
+                         else ACTION_NAMES[opt["decision"]])
+                try:
+                    apply_decision(nxt, words, self.seat)
+                except DecisionError:   # offered from a re-deal: play it in such a world
+                    nxt = self._fit(st, opt["decision"])
                     nxt.apply_action(opt["decision"])
-                except IllegalActionError as exc:  # pragma: no cover - _fit checked it
-                    raise WebError(f"decision: {exc}") from None
             self.stack.append(nxt)
-            self.events.append({"seat": _seat_name(mover), "name": opt["name"]})
+            self.events.append({"seat": _seat_name(mover), "name": name})
             self.changed()
 
     def undo(self):
@@ -659,15 +630,10 @@ class Server:
         if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
             raise WebError("seats: Ulm is for 2, 3 or 4 players; give a list of 2-4 seats, each "
                            "'human' or a bot spec")
-        bots = []
         for k, spec in enumerate(seats):
-            if spec == "human":
-                bots.append(None)
-            else:
-                bots.append(check_bot(spec, self.max_seconds, f"seats[{k}]"))
-        variant = _variant(body)
-        seed = _seed(body)
-        session = PlaySession(self, bots, variant, seed)
+            if spec != "human":
+                check_bot(spec, self.max_seconds, f"seats[{k}]")
+        session = PlaySession(self, list(seats), _variant(body), _seed(body))
         self.add(session)
         session.start_bots()
         return session

@@ -174,6 +174,8 @@ function render() {
     box.appendChild(b);
   }
 
+  $("#words").hidden = g.mode !== "follow" || g.terminal;
+
   // hint
   const canHint = !g.terminal && g.to_move !== "chance" &&
     (g.mode === "review" || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
@@ -241,6 +243,17 @@ document.addEventListener("click", () => { $("#menu").hidden = true; });
 
 async function decide(decision) {
   await call(async () => { game = await api("POST", `/api/games/${game.id}/decide`, {decision}); render(); });
+}
+
+async function enterWords(ev) {
+  ev.preventDefault();
+  const text = $("#words-text").value.trim();
+  if (!text) return;
+  await call(async () => {
+    game = await api("POST", `/api/games/${game.id}/decide`, {text});
+    $("#words-text").value = "";
+    render();
+  });
 }
 
 async function undo() {
@@ -404,6 +417,7 @@ async function main() {
   $("#download").onclick = () => { window.location = `/api/games/${game.id}/download`; };
   $("#new-game").onclick = () => showSetup(game ? game.mode : "play");
   $("#hint").onclick = hint;
+  $("#words").onsubmit = enterWords;
   $("#cancel").onclick = cancel;
   $("#annotate").onclick = annotate;
   $("#rv-first").onclick = () => goto(0);
