@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 
-from ulm import ACTION_NAMES
+from ulm import ACTION_NAMES, CARDS
 from ulm._fastcore import SEATS
 from ulm.game import VARIANTS, Game
 from ulm.positions import PositionError, position_to_state, state_to_position
@@ -392,29 +392,52 @@ class FollowSession(Session):
             if len(out) > 1 or isinstance(out[0]["decision"], int):
                 # a card or coat the viewer sees drawn may lie elsewhere in this deal
                 shown = {o["decision"] for o in out}
+                more = self._redealt(st, lambda w: [a for a, _ in w.chance_outcomes()])
+                if any(ACTION_NAMES[a].startswith("chance: card") for a in shown):
+                    raw = st.raw()
+                    unseen = raw["pile"]
+                    for p, pl in enumerate(raw["players"]):
+                        if p != self.seat:
+                            unseen |= pl["hand"]
+                    more |= {CARD_DRAWS[c] for c in range(len(CARD_DRAWS)) if unseen >> c & 1}
                 out += [_option(st, a, chance_name(st, a, self.seat))
-                        for a in self._redealt(st, lambda w: [a for a, _ in
-                                                               w.chance_outcomes()])
-                        if a not in shown]
+                        for a in sorted(more - shown)]
             return out
         if mover == self.seat:
             return [_option(st, a) for a in st.legal_actions()]
-        # an opponent may play a card the viewer has not seen: those of re-deals too
-        acts = sorted(set(st.legal_actions()) | self._redealt(st, lambda w: w.legal_actions()))
-        return [_option(st, a, f"{SEATS[mover]}: {ACTION_NAMES[a]}") for a in acts]
+        # an opponent may play a card (or keep a coat) the viewer has not seen
+        acts = set(st.legal_actions()) | {a for a in REVEALING if _parses(st, a, self.seat)}
+        # which card an opponent keeps after looking is hidden: said by what they discard
+        acts -= HIDDEN_KEEPS
+        return [_option(st, a, f"{SEATS[mover]}: {ACTION_NAMES[a]}") for a in sorted(acts)]
+
+    def words_hint(self) -> str | None:
+        """What to type when the decision cannot be offered as a button."""
+        st = self.state
+        mover = st.current_player()
+        if mover >= 0 and mover != self.seat and set(st.legal_actions()) & HIDDEN_KEEPS:
+            return (f"{SEATS[mover]} keeps one of the cards looked at: type what "
+                    f"{SEATS[mover]} discarded, e.g. \"kept a card, discarded Siege and "
+                    "Patrician\"")
+        return None
 
     def _redealt(self, st, outcomes) -> set:
         """The outcomes in re-deals of what the viewer cannot see."""
         acts: set = set()
         for k in range(REDEALS):
             acts.update(outcomes(st.resample_from_infostate(self.seat,
-                                                            derive_seed_for(self.id, k))))
+                                                            self._redeal_seed(k))))
         return acts
+
+    def _redeal_seed(self, k: int) -> int:
+        # re-deals depend only on how many events were entered: the same entries give
+        # the same states (resample_from_infostate mixes the seed itself)
+        return len(self.stack) * 10_000 + k
 
     def _fit(self, st, action):
         """A world of the viewer's knowledge in which `action` can happen."""
         for k in range(RESAMPLE_TRIES):
-            world = st.resample_from_infostate(self.seat, derive_seed_for(self.id, 1000 + k))
+            world = st.resample_from_infostate(self.seat, self._redeal_seed(1000 + k))
             legal = ({a for a, _p in world.chance_outcomes()} if world.is_chance_node()
                      else set(world.legal_actions()))
             if action in legal:
@@ -440,7 +463,8 @@ class FollowSession(Session):
                 name = text.strip()
             else:
                 opt = _find_decision(value, self.options())
-                name = opt["name"]
+                name = opt["name"].removeprefix(f"{SEATS[mover]}: ") if mover >= 0 \
+                    else opt["name"]
                 words = (opt["decision"] if isinstance(opt["decision"], str)
                          else ACTION_NAMES[opt["decision"]])
                 try:
@@ -476,6 +500,7 @@ class FollowSession(Session):
             out["history"] = [dict(e, index=k) for k, e in enumerate(self.events)]
             out["can_undo"] = len(self.stack) > 1
             out["can_save"] = self._savable()
+            out["words_hint"] = self.words_hint()
             return out
 
     def _savable(self):
@@ -490,6 +515,23 @@ class FollowSession(Session):
             return "view", state_to_position_checked(self.state, self.seat)
 
 
+CARD_DRAWS = [ACTION_NAMES.index(f"chance: card {c}") for c in CARDS]
+# an opponent's decisions that may name a card or coat the viewer has not seen
+REVEALING = [a for a, n in enumerate(ACTION_NAMES)
+             if n.startswith("play ") or n.startswith("keep coat ")]
+HIDDEN_KEEPS = {a for a, n in enumerate(ACTION_NAMES)
+                if n.startswith("keep ") and not n.startswith("keep coat ")}
+
+
+def _parses(state, action, viewer) -> bool:
+    from ulm.decisions import DecisionError, parse_decision
+    try:
+        parse_decision(state, ACTION_NAMES[action], viewer)
+        return True
+    except DecisionError:
+        return False
+
+
 def state_to_position_checked(state, seat):
     """The view file of `state`; WebError while the set-up is still being entered."""
     data = state_to_position(state, seat)
@@ -499,12 +541,6 @@ def state_to_position_checked(state, seat):
         raise WebError("save: the position cannot be saved until the set-up is complete "
                        "(enter the remaining set-up draws)", 409) from None
     return data
-
-
-def derive_seed_for(session_id: str, k: int) -> int:
-    from mcts._search import derive_seed
-    base = int.from_bytes(session_id.encode()[:8].ljust(8, b"\0"), "little")
-    return derive_seed(base, k)
 
 
 class ReviewSession(Session):

@@ -175,6 +175,7 @@ function render() {
   }
 
   $("#words").hidden = g.mode !== "follow" || g.terminal;
+  if (g.words_hint) box.insertAdjacentHTML("afterbegin", `<p class="note words-hint">${esc(g.words_hint)}</p>`);
 
   // hint
   const canHint = !g.terminal && g.to_move !== "chance" &&
