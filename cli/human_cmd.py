@@ -159,5 +159,6 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
 
 
 def _name(a: int) -> str:
-    from ulm import ACTION_NAMES
-    return ACTION_NAMES[a]
+    """A decision in players' words (what the menu shows; typing it works too)."""
+    from ulm.decisions import decision_label
+    return decision_label(a)

@@ -167,8 +167,9 @@ from cli.bench_cmd import bench  # noqa: E402
 from cli.play_cmd import play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
 from cli.apply_cmd import apply  # noqa: E402
+from cli.annotate_cmd import annotate  # noqa: E402
 
-for _command in (suggest, play, tournament, bench, apply):
+for _command in (suggest, play, tournament, bench, apply, annotate):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)

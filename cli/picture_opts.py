@@ -33,7 +33,10 @@ def write_pictures(state, viewer, highlight, svg_out, png_out, actions=None) -> 
     if actions is None:
         actions = parse_highlight(state, highlight) if highlight else []
     svg = board_svg(state, viewer=viewer, highlight=actions)
-    if svg_out:
-        write_atomically(svg_out, svg)
-    if png_out:
-        svg_to_png(svg, png_out)
+    try:
+        if svg_out:
+            write_atomically(svg_out, svg)
+        if png_out:
+            svg_to_png(svg, png_out)
+    except OSError as exc:
+        raise InputError(f"{exc.filename}: {exc.strerror}") from None

@@ -25,7 +25,7 @@ import re
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
                            TOWER_TILES)
 
-__all__ = ["DecisionError", "apply_decision", "chance_name", "decision_names",
+__all__ = ["DecisionError", "apply_decision", "chance_name", "decision_label", "decision_names",
            "parse_decision", "parse_line"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
@@ -45,7 +45,22 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
 
+def decision_label(action: int) -> str:
+    """A decision in players' words, for advice and menus ("play Siege (upper)" is
+    "play Siege (immediate bonus)", "play Siege (lower)" is "lay Siege in front
+    (end-game points)", R-CARD-PLAY-1); every other decision keeps the engine's name.
+    parse_decision reads both."""
+    name = ACTION_NAMES[action]
+    m = re.fullmatch(r"play (.+) \((upper|lower)\)", name)
+    if m:
+        if m.group(2) == "upper":
+            return f"play {m.group(1)} (immediate bonus)"
+        return f"lay {m.group(1)} in front (end-game points)"
+    return name
+
+
 _LOWER = {_norm(n): n for n in ACTION_NAMES}
+_LOWER.update({_norm(decision_label(a)): n for a, n in enumerate(ACTION_NAMES)})
 _CARD_BY = {_norm(c): c for c in CARDS}
 _COAT_BY = {_norm(c): c for c in COATS}
 
@@ -83,7 +98,7 @@ def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int
     if state.is_terminal():
         return []
     if not state.is_chance_node():
-        return [(ACTION_NAMES[a], [a]) for a in state.legal_actions()]
+        return [(decision_label(a), [a]) for a in state.legal_actions()]
     out: dict[str, list[int]] = {}
     for a in state.legal_actions():
         out.setdefault(chance_name(state, a, viewer), []).append(a)

@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from ulm.decisions import decision_label
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, PUSH_ENTRIES,
                            PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES)
 
@@ -706,8 +707,7 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list[str]:
     moving = st.current_player() >= 0
     svg.open("g", class_="highlight")
     for step, action in enumerate(highlight, 1):
-        name = ACTION_NAMES[action]
-        caption.append(f"{step}. {name}")
+        caption.append(f"{step}. {decision_label(action)}")
         target = action_target(st, action) if not st.is_terminal() else None
         box = svg.boxes.get(_key(target)) if target else None
         if target and target["kind"] == "entry":
@@ -773,7 +773,7 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     if highlight:
         info_parts = svg.parts[caption_at:]
         del svg.parts[caption_at:]
-        caption = [f"{i}. {ACTION_NAMES[a]}" for i, a in enumerate(highlight, 1)]
+        caption = [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)]
         _draw_info(svg, pos, table, caption)
         del info_parts
         _draw_highlight(svg, state, list(highlight))
@@ -784,7 +784,11 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
 def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
     """Render an SVG document to a PNG file (cairosvg), written whole or not at all."""
     import cairosvg
-    data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    write_bytes_atomically(path, cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """Write a binary file (a PNG) whole or not at all: a temporary file renamed into place."""
     path = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -801,6 +805,7 @@ def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
 
 
 def board_png(state, path: str | Path, viewer: int | None = None,
-              highlight: list[int] | None = None, scale: float = 1.0) -> None:
+              highlight: list[int] | None = None, interactive: bool = False,
+              scale: float = 1.0) -> None:
     """The board as a PNG file (the SVG of board_svg, rendered by cairosvg)."""
-    svg_to_png(board_svg(state, viewer, highlight), path, scale)
+    svg_to_png(board_svg(state, viewer, highlight, interactive), path, scale)
