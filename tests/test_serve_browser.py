@@ -2,7 +2,7 @@
 
 The server runs in a thread on a free localhost port (uvicorn, the same app as
 `ulm serve`); nothing is downloaded: Chromium is /usr/bin/chromium (installed
-by .ci/run). Each mode's screenshot is written to docs/img/serve-*.png.
+by .ci/run). Each mode's screenshot is written to docs/images/serve-*.png.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from cli.web.app import create_app
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+IMG = Path(__file__).resolve().parent.parent / "docs" / "images"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -225,5 +225,6 @@ def test_review_a_record_annotate_and_step(server, page):
     page.locator("#plot svg circle").nth(3).click()
     page.wait_for_function("game.hint !== null")
     assert page.locator("#board svg .highlight").count() == 1
-    assert "Decision" in page.inner_text("#annotation-note")
+    assert "Decision" in page.text_content("#advice")
+    assert "Biggest mistakes" in page.text_content("#annotation-note")
     page.screenshot(path=str(IMG / "serve-review.png"), full_page=True)

@@ -442,20 +442,32 @@ def test_annotate_a_record(client):
     g = client.post("/api/games", json={"mode": "review", "record": short}).json()
     job = client.post(f"/api/games/{g['id']}/annotate",
                       json={"seat": "Red", "seconds": 0.05}).json()
+    assert job["kind"] == "annotate" and job["status"] == "running"
     job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
     assert job["status"] == "done", job
-    moves = job["result"]["moves"]
+    notes = job["result"]["decisions"]
     reds = [k for k, h in enumerate(g["history"]) if h["seat"] == "Red"]
-    assert [m["index"] for m in moves] == reds
-    for m in moves:
-        assert m["played"] == short["decisions"][m["index"]]
-        assert 0 <= m["win_best"] <= 1 and m["advice"]["best"] == m["best"]
-        if m["played"] == m["best"]:
-            assert m["loss"] == 0
-    # stepping onto an annotated decision draws its advice
+    assert [n["index"] for n in notes] == reds and job["result"]["seat"] == "Red"
+    for n in notes:
+        assert n["played"] == short["decisions"][n["index"]]
+        assert 0 <= n["best_win"] <= 1
+        if n["played"] == n["best"]:
+            assert n["loss"] == 0
+    # stepping onto an annotated decision draws the searcher's choice there
     g = client.post(f"/api/games/{g['id']}/goto", json={"index": reds[1]}).json()
     assert g["annotation"]["seat"] == "Red"
-    assert g["hint"]["best"] == moves[1]["best"] and 'class="highlight"' in g["svg"]
+    assert g["hint"]["kind"] == "annotation" and g["hint"]["best"] == notes[1]["best"]
+    assert 'class="highlight"' in g["svg"]
+
+
+def test_cancel_an_annotation(client):
+    record, g = _review(client)
+    job = client.post(f"/api/games/{g['id']}/annotate",
+                      json={"seat": "Blue", "seconds": 0.3}).json()
+    assert client.delete(f"/api/jobs/{job['id']}").status_code == 200
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "cancelled"
+    assert client.get(f"/api/games/{g['id']}").json()["annotation"] is None
 
 
 # --- the command -------------------------------------------------------------------------

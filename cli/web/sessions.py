@@ -583,12 +583,13 @@ class ReviewSession(Session):
             self.show_annotation()
 
     def show_annotation(self):
-        """At an annotated decision, its advice is the hint drawn on the board."""
-        moves = (self.annotation or {}).get("moves", [])
-        here = next((m for m in moves if m["index"] == self.index), None)
+        """At an annotated decision, the searcher's choice is drawn on the board."""
+        notes = (self.annotation or {}).get("decisions", [])
+        here = next((n for n in notes if n["index"] == self.index), None)
         if here is not None:
-            self.hint = {"version": self.version, "result": here["advice"],
-                         "highlight": [s["action"] for s in here["advice"]["line"]]}
+            self.hint = {"version": self.version, "result": dict(here, kind="annotation",
+                                                                 seat=self.annotation["seat"]),
+                         "highlight": [ACTION_NAMES.index(here["best"])]}
 
     def options(self):
         return []
@@ -754,19 +755,25 @@ class Server:
         return self.start_job(job, work)
 
     def annotate(self, session: Session, seat, seconds) -> Job:
+        """mcts.annotate over a record under review, `seconds` a decision."""
         if not isinstance(session, ReviewSession):
             raise WebError("annotate: only a record under review can be annotated", 409)
         n = session.rec.game.num_players
         seat = parse_seat(seat, n, "seat")
         per = check_seconds(seconds, self.max_seconds, "seconds")
-        moves = [k for k, p in enumerate(session.movers) if p == seat]
+        moves = sum(1 for p in session.movers if p == seat)
         if not moves:
             raise WebError(f"seat: {SEATS[seat]} made no decision in this record")
-        job = Job("annotate", session.id, per * len(moves))
+        # a rarely tried decision gets a second search of its own: at most twice the time
+        job = Job("annotate", session.id, 2 * per * moves)
         data = session.data
 
         def work(job):
-            out = annotate_record(data, seat, per, job, moves)
+            from mcts.annotate import annotate
+            report = annotate(data, seat, time=per,
+                              progress=lambda done, total: job.progress(done / total))
+            out = report.to_dict()
+            out["seat"] = SEATS[seat]
             with session.lock:
                 session.annotation = out
                 session.changed()
@@ -799,11 +806,10 @@ def _no_paths(data: dict, field: str):
 # ---------------------------------------------------------------------------
 # Search helpers
 
-def run_search(state, seconds: float, job: Job, seed: int = 0, start=0.0, share=1.0):
-    """One time-limited search reporting to `job` (fraction start..start+share)."""
+def run_search(state, seconds: float, job: Job, seed: int = 0):
+    """One time-limited search reporting its progress to `job` (and stopped by it)."""
     def progress(done, elapsed):
-        job.progress(start + share * min(elapsed / seconds, 1.0), job_iterations + done)
-    job_iterations = job.iterations
+        job.progress(min(elapsed / seconds, 1.0), done)
     return search(state, time=seconds, seed=seed, progress=progress)
 
 
@@ -822,32 +828,3 @@ def advice_json(result, state, seat: int, top: int = 6) -> dict:
         "expected_score": {SEATS[p]: round(s, 2) for p, s in enumerate(result.expected_score)},
         "iterations": result.iterations, "seconds": round(result.seconds, 2),
     }
-
-
-def annotate_record(data: dict, seat: int, seconds: float, job: Job, moves: list) -> dict:
-    """For every decision of `seat`: the searcher's choice and its win probability beside
-    the decision played and its win probability."""
-    rec = replay(data, 0)
-    out = []
-    todo = set(moves)
-    done = 0
-    for k, name in enumerate(data["decisions"]):
-        action = ACTION_NAMES.index(name)
-        if k in todo:
-            result = run_search(rec.state.clone(), seconds, job, seed=k,
-                                start=done / len(moves), share=1 / len(moves))
-            stats = {a.action: a for a in result.actions}
-            best = result.actions[0]
-            played = stats.get(action)
-            win_best = best.win_probability[seat]
-            win_played = played.win_probability[seat] if played is not None else None
-            out.append({"index": k, "played": name, "best": best.name,
-                        "advice": advice_json(result, rec.state, seat),
-                        "win_best": round(win_best, 4),
-                        "win_played": None if win_played is None else round(win_played, 4),
-                        "win": round(result.win_probability[seat], 4),
-                        "loss": None if win_played is None else round(max(win_best - win_played,
-                                                                          0.0), 4)})
-            done += 1
-        rec.apply(action)
-    return {"seat": SEATS[seat], "seconds": seconds, "moves": out}

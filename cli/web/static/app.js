@@ -324,6 +324,16 @@ function showProgress() {
 function showAdvice(h) {
   const box = $("#advice");
   if (!h) { box.innerHTML = ""; return; }
+  if (h.kind === "annotation") {   // a decision of an annotated record
+    const played = h.played_win === null ? "not tried by the searcher" : pct(h.played_win);
+    const verdict = h.loss === null ? "" : h.loss === 0 ? "It is the searcher's choice too." : `It gives away ${pct(h.loss)}.`;
+    box.innerHTML = `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
+      <table class="alts"><tr><th></th><th>decision</th><th>win</th></tr>
+      <tr><td>searcher</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td></tr>
+      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${played}</td></tr></table>
+      <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The searcher's choice is drawn on the board; “Hint” searches this position again.</p>`;
+    return;
+  }
   const line = h.line.map((s, i) => `<li><b>${esc(s.name)}</b>${s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
   const alts = h.alternatives.map((a) => `<tr><td>${esc(a.name)}</td><td class="num">${pct(a.share)}</td>
     <td class="num"><span class="bar" style="width:${(60 * a.win).toFixed(0)}px"></span>${pct(a.win)}</td></tr>`).join("");
@@ -367,26 +377,26 @@ function drawPlot() {
   const a = game.annotation;
   const box = $("#plot");
   const note = $("#annotation-note");
-  if (!a || !a.moves.length) { box.innerHTML = ""; note.textContent = "Annotate to see the win probability over the game."; return; }
+  if (!a || !a.decisions.length) { box.innerHTML = ""; note.textContent = "Annotate to see a seat's win probability over the game and its biggest mistakes."; return; }
   const W = 360, H = 140, L = 30, B = 18, T = 8;
   const x = (k) => L + (W - L - 6) * k / Math.max(game.total, 1);
   const y = (p) => T + (H - T - B) * (1 - p);
-  const pts = a.moves.map((m) => [x(m.index), y(m.win_played ?? m.win)]);
+  const notes = a.decisions;
+  const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
   const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
-  const dots = a.moves.map((m, i) => {
-    const bad = (m.loss || 0) >= 0.1 ? " mistake" : "";
-    return `<circle class="pt${bad}" data-index="${m.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${m.index + 1}. ${esc(m.played)} — win ${pct(m.win_played ?? 0)}; best ${esc(m.best)} ${pct(m.win_best)}</title></circle>`;
+  const dots = notes.map((n, i) => {
+    const bad = (n.loss || 0) >= 0.1 ? " mistake" : "";
+    const played = n.played_win === null ? "not tried by the searcher" : pct(n.played_win);
+    return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); searcher: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
   }).join("");
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
   const cur = `<line x1="${x(game.index)}" x2="${x(game.index)}" y1="${T}" y2="${H - B}" class="cursor"/>`;
   box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}<path d="${path}" class="curve"/>${dots}
     <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
   for (const c of box.querySelectorAll("circle")) c.onclick = () => goto(+c.dataset.index);
-  const here = a.moves.find((m) => m.index === game.index);
-  const worst = [...a.moves].filter((m) => m.loss !== null).sort((p, q) => q.loss - p.loss).slice(0, 3);
-  note.innerHTML = (here ? `<b>Decision ${here.index + 1}</b>: played ${esc(here.played)} (win ${pct(here.win_played ?? 0)}), best ${esc(here.best)} (${pct(here.win_best)}).<br>` : "") +
-    `Win probability of ${a.seat}; red dots lose 10 points or more. Biggest mistakes: ` +
-    worst.map((m) => `<a href="#" data-index="${m.index}">${m.index + 1}. ${esc(m.played)} (−${pct(m.loss)})</a>`).join(", ");
+  const worst = a.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k));
+  note.innerHTML = `${a.seat}'s win probability before each of its decisions; red dots give away 10 points or more. ` +
+    (worst.length ? "Biggest mistakes: " + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : "No mistakes found.");
   for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(+l.dataset.index); };
 }
 
