@@ -34,7 +34,7 @@ def serve(port, host, open_browser, max_seconds):
     except OSError as exc:
         raise InputError(f"--host/--port: cannot listen on {host}:{port}: {exc.strerror}") from None
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in ("127.0.0.1", "localhost", "::1"):  # noqa: SIM102
         click.echo(f"Warning: listening on {host}: other machines can reach this server.",
                    err=True)
     click.echo(f"Ulm web companion on {url}  (Ctrl-C stops it)")
@@ -42,4 +42,7 @@ def serve(port, host, open_browser, max_seconds):
         import threading
         import webbrowser
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(max_seconds=max_seconds), host=host, port=port, log_level="warning")
+    local = host in ("127.0.0.1", "localhost", "::1")
+    hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if local else None
+    uvicorn.run(create_app(max_seconds=max_seconds, allowed_hosts=hosts), host=host, port=port,
+                log_level="warning")

@@ -136,6 +136,31 @@ def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page):
     assert page.evaluate("game.id") == g["id"]
 
 
+def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "ismcts:time=0.4")
+    page.fill("#form-play input[name=seat1]", "human")
+    page.click("#start-play")
+    # Red, a bot, moves first: the indicator says so while it thinks
+    page.wait_for_selector("#thinking:not([hidden])")
+    assert "Red (ismcts:time=0.4) is thinking" in page.text_content("#thinking")
+    assert page.locator("#decisions button.decision").count() == 0
+    _wait_for_human(page)
+    assert page.locator("#thinking").is_hidden()
+    assert page.evaluate("game.viewer") == "Blue"
+    # a long hint: progress shown, cancelled, the page usable at once
+    page.select_option("#hint-seconds", "10")
+    page.click("#hint")
+    page.wait_for_selector("#progress:not([hidden])")
+    page.click("#cancel")
+    page.wait_for_function("document.querySelector('#status').textContent === 'Search cancelled.'")
+    assert page.locator("#progress").is_hidden() and page.text_content("#advice") == ""
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function("game.history.length > 0 && "
+                           "game.history[game.history.length - 1].name === 'draw'")
+
+
 def test_follow_a_game_for_a_full_round(server, page):
     page.goto(server + "/?mode=follow")
     page.select_option("#form-follow select[name=players]", "2")

@@ -157,7 +157,8 @@ def test_malformed_json_and_non_objects(client):
                              headers={"content-type": "application/json"}), 400)
     assert msg.startswith("request: not valid JSON")
     assert "expected a JSON object, got list" in _error(client.post("/api/games", json=[1]), 400)
-    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe"), 400)
+    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe", headers={
+        "content-type": "application/json"}), 400)
 
 
 def test_illegal_and_malformed_decisions(client):
@@ -551,3 +552,16 @@ def test_follow_decisions_in_words(client):
         client.post(f"/api/games/{gid}/decide", json={"text": ""}), 400)
     g = client.post(f"/api/games/{gid}/decide", json={"text": "drew a white tile"}).json()
     assert g["history"] == [{"seat": "chance", "name": "drew a white tile", "index": 0}]
+
+
+def test_only_json_bodies_and_only_local_host_names():
+    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]),
+                    base_url="http://127.0.0.1") as c:
+        r = c.post("/api/games", content=b'{"mode": "play", "seats": ["human", "random"]}',
+                   headers={"content-type": "text/plain"})
+        assert "send the body as JSON" in _error(r, 415)
+        assert c.post("/api/games", json={"mode": "play", "seats": ["human", "random"]}
+                      ).status_code == 201
+        assert c.get("/api/info", headers={"host": "localhost:8765"}).status_code == 200
+        r = c.get("/api/info", headers={"host": "attacker.example:8765"})
+        assert r.status_code == 400 and "Invalid host header" in r.text

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -58,6 +60,9 @@ async def read_body(request: Request, limit: int) -> dict:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
+    # only JSON: a web page elsewhere cannot send it here without the browser asking first
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise WebError("request: send the body as JSON (Content-Type: application/json)", 415)
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -70,8 +75,13 @@ async def read_body(request: Request, limit: int) -> dict:
 
 
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
-               max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS) -> Starlette:
-    """The web app; its games live in memory for the life of the process."""
+               max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
+               allowed_hosts: list | None = None) -> Starlette:
+    """The web app; its games live in memory for the life of the process.
+
+    allowed_hosts: the names the browser may use for the server (the Host header);
+    `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
+    reach the server through a name of its own (DNS rebinding)."""
     server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs)
 
     def endpoint(fn):
@@ -185,7 +195,10 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         Route("/api/jobs/{job}", endpoint(cancel_job), methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error,
-                                                      Exception: server_error})
+    middleware = []
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.server = server
     return app
