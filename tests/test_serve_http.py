@@ -565,3 +565,19 @@ def test_only_json_bodies_and_only_local_host_names():
         assert c.get("/api/info", headers={"host": "localhost:8765"}).status_code == 200
         r = c.get("/api/info", headers={"host": "attacker.example:8765"})
         assert r.status_code == 400 and "Invalid host header" in r.text
+
+
+def test_the_page_is_package_data():
+    """`pip install .` (not only -e) ships the page: cli.web and its static/ files."""
+    import re
+    root = Path(__file__).resolve().parent.parent
+    conf = (root / "pyproject.toml").read_text()       # (tomllib is Python 3.11+ only)
+    packages = re.search(r"^packages = \[(.*)\]$", conf, re.M).group(1)
+    assert '"cli.web"' in packages
+    assert re.search(r'^"cli\.web" = \["static/\*"\]$', conf, re.M)
+    deps = re.search(r"^dependencies = \[(.*?)\]", conf, re.M | re.S).group(1)
+    assert '"starlette' in deps and '"uvicorn' in deps
+    static = root / "cli" / "web" / "static"
+    page = (static / "index.html").read_text()
+    for name in re.findall(r'"/static/([^"]+)"', page):
+        assert (static / name).is_file(), name
