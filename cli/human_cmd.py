@@ -111,10 +111,10 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
                 continue
             if text == "?":
                 result = game.hint(iterations=hint_iterations, seed=len(game.record.decisions))
-                line = " -> ".join(s.name for s in result.principal_line())
+                line = " -> ".join(_name(s.action) for s in result.principal_line())
                 click.echo(f"Hint ({hint_iterations} iterations): {line}")
                 for a in result.actions[:5]:
-                    click.echo(f"  {a.name:<40} win {100 * a.win_probability[p]:5.1f}%  "
+                    click.echo(f"  {_name(a.action):<40} win {100 * a.win_probability[p]:5.1f}%  "
                                f"({a.visits} visits)")
                 continue
             if text.lower() == "u":

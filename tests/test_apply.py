@@ -83,11 +83,14 @@ def test_a_chance_event_must_be_said():
     apply_decision(state, "draw")
     with pytest.raises(DecisionError, match="a chance event is pending.*drew white"):
         apply_decision(state, "push row 1 from left")
-    bag = state_to_position(state)["bag"]
-    missing = next(c for c in ulm.COLOURS if c not in bag)  if len(bag) < 5 else None
-    if missing:
-        with pytest.raises(DecisionError, match="cannot happen here"):
-            apply_decision(state, f"drew {missing}")
+    empty = state.clone()                        # no gray tile left in the bag
+    raw = empty.raw()
+    raw["bag"][ulm.COLOURS.index("gray")] = 0
+    empty.set_raw(raw)
+    with pytest.raises(DecisionError, match="'drew gray' cannot happen here"):
+        apply_decision(empty, "drew gray")
+    with pytest.raises(DecisionError, match="the pending chance event is not a card draw"):
+        apply_decision(state, "drew a card")
     for text in ("drew a white tile", "white tile", "Drew  White", "chance: tile white"):
         st = state.clone()
         assert ACTION_NAMES[apply_decision(st, text)] == "chance: tile white"
@@ -112,6 +115,8 @@ def test_hidden_draw_of_an_opponent_stays_hidden_R_INFO_3():
     card = ACTION_NAMES[full.legal_actions()[0]].removeprefix("chance: card ")
     with pytest.raises(DecisionError, match="Blue cannot see Red's card; say 'Red drew a card'"):
         apply_decision(view, f"drew {card}", 1)
+    with pytest.raises(DecisionError, match="it is Red's draw, not Blue's"):
+        apply_decision(view, "Blue drew a card", 1)
     apply_decision(view, "Red drew a card", 1)
     full.apply_action(full.legal_actions()[0])
     after = state_to_position(view, 1)
@@ -121,9 +126,10 @@ def test_hidden_draw_of_an_opponent_stays_hidden_R_INFO_3():
     position_to_state(json.loads(dumps(after)))       # still a valid view
 
 
-def follow(players: int, seed: int, viewer: int, variant: str) -> int:
+def follow(players: int, seed: int, viewer: int, variant: str, reread: bool) -> int:
     """Play a random game on a full state and follow it from `viewer`'s view in ordinary
-    words; the two views must agree after every event."""
+    words; the two views must agree after every event. With `reread`, the view goes
+    through its file after every event (it must stay a valid view file)."""
     rng = random.Random(seed)
     full = ulm.Game(players=players, variant=variant).new_game(seed)
     view, _ = position_to_state(state_to_position(full, viewer))
@@ -154,7 +160,7 @@ def follow(players: int, seed: int, viewer: int, variant: str) -> int:
         steps += 1
         expected = state_to_position(full, viewer)
         assert state_to_position(view, viewer) == expected, (seed, steps, text)
-        if steps % 40 == 0:                      # the view file is valid all along
+        if reread:                               # as `ulm apply` does, one call at a time
             view, _ = position_to_state(json.loads(dumps(expected)))
     return steps
 
@@ -162,7 +168,19 @@ def follow(players: int, seed: int, viewer: int, variant: str) -> int:
 @pytest.mark.parametrize("players,seed", [(2, 0), (3, 1), (4, 2), (2, 10), (3, 19), (4, 5)])
 def test_following_a_game_from_a_view_keeps_it_that_view_R_INFO_4(players, seed):
     variant = "advanced" if seed % 2 else "basic"
-    assert follow(players, seed, seed % players, variant) > 100
+    assert follow(players, seed, seed % players, variant, reread=seed % 3 == 1) > 100
+
+
+def test_what_the_viewer_sees_must_be_said():
+    st = ulm.Game(players=2).new_game(seed=4)
+    view, _ = position_to_state(state_to_position(st, 0))
+    apply_decision(view, "draw", 0)
+    with pytest.raises(DecisionError, match="Red sees this tile; say which"):
+        apply_decision(view, "drew a tile", 0)
+    full = st.clone()
+    apply_decision(full, "draw")
+    apply_decision(full, "drew a tile")          # a full position: the dealer draws it
+    assert full.raw()["phase"] == 1
 
 
 def test_a_view_may_leave_the_bag_out():

@@ -1,7 +1,6 @@
 """The board as a picture (ulm/picture.py): one SVG element per board object,
 drawn from the board table, highlights of a suggested turn, clickable targets,
 and the PNG."""
-import copy
 import json
 import struct
 import xml.etree.ElementTree as ET
@@ -11,7 +10,6 @@ import pytest
 
 import ulm
 from ulm import ACTION_NAMES
-from ulm.board import load_board
 from ulm.picture import action_target, board_png, board_svg
 from ulm.positions import position_to_state, state_to_position
 
@@ -201,3 +199,40 @@ def test_png_is_written(tmp_path):
     assert (width, height) == (1300, pytest.approx(1154, abs=60))
     assert len(data) > 20_000                          # a drawn picture, not an empty one
     assert not list(tmp_path.glob(".board.png.*"))     # no temporary file left behind
+
+
+@pytest.mark.parametrize("players,variant,seed", [(4, "advanced", 1), (3, "basic", 2)])
+def test_every_position_of_a_game_draws(players, variant, seed):
+    """Random games: every few decisions the full picture and a view parse, show every
+    visible card once, and the interactive targets are exactly the legal decisions that
+    have a place on the board."""
+    import random
+    rng = random.Random(seed)
+    state = ulm.Game(players=players, variant=variant).new_game(seed)
+    step = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome())
+            continue
+        step += 1
+        if step % 7 == 0:
+            viewer = step % players
+            pos = state_to_position(state, viewer)
+            svg = board_svg(state, viewer=viewer, interactive=True)
+            seen = [e.get("data-card") for e in elements(svg, "card")]
+            visible = (pos["discard pile"] + [c for p in pos["players"] for c in p["in front"]]
+                       + pos["players"][viewer]["hand"]
+                       + (pos.get("looked at", {}).get("cards", [])
+                          if isinstance(pos.get("looked at", {}).get("cards", []), list) else []))
+            assert sorted(seen) == sorted(visible)
+            assert len(elements(svg, "card-back")) == sum(
+                p.get("hand size", 0) for p in pos["players"])
+            marked = {int(a) for e in elements(svg, "target") for a in e.get("data-actions").split()}
+            with_place = {a for a in state.legal_actions() if action_target(state, a)}
+            # an element can be missing only when hidden from the viewer (e.g. another's card)
+            assert marked <= with_place
+            if state.current_player() == viewer:
+                assert marked == with_place, [ACTION_NAMES[a] for a in with_place - marked]
+            ET.fromstring(board_svg(state))
+        state.apply_action(rng.choice(state.legal_actions()))
+    ET.fromstring(board_svg(state))                  # the end of the game draws too

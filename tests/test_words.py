@@ -1,6 +1,5 @@
 """Advice in players' words: card plays named by what they do (R-CARD-PLAY-1), the
 advice's columns explained, plurals right."""
-import json
 from pathlib import Path
 
 import pytest

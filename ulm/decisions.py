@@ -112,8 +112,9 @@ def _legal_text(state, viewer) -> str:
     return ", ".join(names) or "none"
 
 
-def _chance_alias(state, text: str, viewer) -> str | int | None:
-    """A chance outcome in ordinary words -> its action name, or HIDDEN for a hidden draw."""
+def _chance_alias(state, text: str, viewer) -> str | None:
+    """A chance outcome in ordinary words -> its action name; "card", "coat" or "tile" for
+    a draw whose outcome is not said; None when the words are not a chance outcome."""
     t = _norm(text)
     mover = state.raw()["turn_player"]
     seat_named = None
@@ -122,10 +123,11 @@ def _chance_alias(state, text: str, viewer) -> str | int | None:
             seat_named, t = s, t[len(seat) + 1:]
     t = re.sub(r"^(chance: |drew |draws |drawn |revealed |reveals )", "", t)
     t = re.sub(r"^(a |an |the )", "", t)
+    if (seat_named is not None and seat_named != mover
+            and _pending_task(state) in _CARD_DRAWS + (_COAT_DRAW,)):
+        raise DecisionError(f"{text!r}: it is {SEATS[mover]}'s draw, not {SEATS[seat_named]}'s")
     if t in ("card", "coat", "tile"):
         return t                               # a draw whose outcome is not said
-    if seat_named is not None and seat_named != mover and _pending_task(state) in _CARD_DRAWS:
-        raise DecisionError(f"{text!r}: it is {SEATS[mover]}'s draw, not {SEATS[seat_named]}'s")
     t = re.sub(r" tile$", "", t)
     t = re.sub(r"^tile ", "", t)
     if t in COLOURS:
@@ -164,6 +166,9 @@ def parse_decision(state, text: str, viewer: int | None = None) -> int | str:
                                        for a in state.legal_actions()) else "other")
             if kind != alias:
                 raise DecisionError(f"{text!r}: the pending chance event is not a {alias} draw "
+                                    f"(possible: {_legal_text(state, viewer)})")
+            if viewer is not None and not _hidden_from(state, viewer):
+                raise DecisionError(f"{text!r}: {SEATS[viewer]} sees this {alias}; say which "
                                     f"(possible: {_legal_text(state, viewer)})")
             return alias
         action = _IDS[alias] if isinstance(alias, str) else alias

@@ -36,8 +36,9 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from ulm.decisions import decision_label
+from ulm.render import plural
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, PUSH_ENTRIES,
-                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES)
+                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SIDES)
 
 __all__ = ["board_svg", "board_png", "action_target", "TILE_FILL", "SEAT_FILL"]
 
@@ -72,8 +73,7 @@ INFO_X = GRID_X + 3 * CELL + GAP + CELL + ARROW + 30
 INFO2_X = INFO_X + 360
 PLAYERS_Y = CATHEDRAL_BOTTOM + 24
 PLAYER_W = (WIDTH - 2 * MARGIN - 3 * 12) / 4
-PLAYER_H = 226
-HEIGHT = PLAYERS_Y + PLAYER_H + 20
+PLAYER_H = 170                 # at least; a panel grows with the cards and coats in it
 CHAR_W = 6.1                   # mean width of a character at font-size 10 (DejaVu Sans)
 BONUS_LABEL = {"coin": "+1 coin", "sparrow": "sparrow", "dock tile": "dock tile",
                "card": "top card"}
@@ -218,10 +218,6 @@ def _card_kind(card: str) -> str:
     if CARDS.index(card) < 9:
         return "cathedral"
     return "trade" if CARDS.index(card) < 24 else "special"
-
-
-def _count_text(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # --- the parts of the picture ---------------------------------------------------------------
@@ -410,7 +406,7 @@ def _draw_cathedral(svg: _Svg, pos: dict, table: dict):
         h = max(y for _, y in xs) + CELL + 4 - y0
         tiles = sum(1 for k in ks if pos["outer spaces"][k])
         svg.element(("side", side, None), (x0, y0, w, h), "side",
-                    f"{side} side: {_count_text(tiles, 'tile')} (clear {side})", data_side=side)
+                    f"{side} side: {plural(tiles, 'tile')} (clear {side})", data_side=side)
         svg.rect(x0, y0, w, h, "#e9e1cf", stroke="#b8a887", sw=1, rx=6)
         svg.close()
     pushed = pos["turn"].get("pushed out at")
@@ -463,8 +459,8 @@ def _draw_cathedral(svg: _Svg, pos: dict, table: dict):
         svg.close()
 
 
-def _card(svg: _Svg, x, y, card, place, seat=None, key_seat=None) -> float:
-    w = len(card) * CHAR_W * 0.92 + 10
+def _card(svg: _Svg, x, y, card, place, seat=None) -> float:
+    w = _card_width(card)
     svg.element(("card", card, None), (x, y, w, 17), "card", f"{card} ({place})",
                 data_card=card, data_place=place, data_seat=seat)
     svg.rect(x, y, w, 17, CARD_FILL[_card_kind(card)], stroke="#6b604a", rx=3)
@@ -473,11 +469,15 @@ def _card(svg: _Svg, x, y, card, place, seat=None, key_seat=None) -> float:
     return w
 
 
-def _flow(svg: _Svg, x0, y, width, items, draw, line=21):
+def _card_width(card: str) -> float:
+    return len(card) * CHAR_W * 0.92 + 10
+
+
+def _flow(svg: _Svg, x0, y, width, items, draw, line=21, measure=_card_width):
     """Lay items out left to right, wrapping at `width`; returns the next y."""
     x = x0
     for item in items:
-        w = len(str(item)) * CHAR_W * 0.92 + 10
+        w = measure(item)
         if x > x0 and x + w > x0 + width:
             x = x0
             y += line
@@ -503,7 +503,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         y += 16
         extra = turn.get("extra river steps")
         svg.text(x, y, f"Free card play {'unused' if turn.get('free card play') else 'used'}"
-                 + (f"; {_count_text(extra, 'extra river step')}" if extra else ""), 11)
+                 + (f"; {plural(extra, 'extra river step')}" if extra else ""), 11)
         y += 16
     if pos.get("pending"):
         svg.text(x, y, "Waiting for: " + ", ".join(t["task"] for t in reversed(pos["pending"])),
@@ -524,7 +524,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         n = pos["docks"].get(c, 0)
         dx = x + k * 64
         svg.element(("dock", c, None), (dx, y, 58, 58), "dock",
-                    f"loading dock: {_count_text(n, c + ' tile')}", data_colour=c, data_count=n)
+                    f"loading dock: {plural(n, c + ' tile')}", data_colour=c, data_count=n)
         svg.rect(dx, y, 58, 58, "#e9e1cf", stroke="#b8a887", rx=5)
         if n:
             _tile(svg, dx + 7, y + 5, 44, c, label=False)
@@ -535,9 +535,9 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     y += 76
     bag = pos["bag"]
     svg.element(("bag", "bag", None), (x - 4, y - 14, 320, 40), "bag",
-                f"the bag: {_count_text(sum(bag.values()), 'tile')}")
+                f"the bag: {plural(sum(bag.values()), 'tile')}")
     svg.rect(x - 4, y - 14, 320, 40, "#f1e8d6", stroke="#b8a887", rx=8)
-    svg.text(x + 4, y + 2, f"Bag: {_count_text(sum(bag.values()), 'tile')}", 12, weight="bold")
+    svg.text(x + 4, y + 2, f"Bag: {plural(sum(bag.values()), 'tile')}", 12, weight="bold")
     for k, c in enumerate(COLOURS):
         bx = x + 4 + k * 62
         svg.rect(bx, y + 8, 12, 12, TILE_FILL[c], stroke="#4a4030", rx=2)
@@ -548,8 +548,8 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     pile_n = len(pile) if pile is not None else pos.get("draw pile size", 0)
     stack = pos["coat stack"]
     shuffled = stack["shuffled"] if isinstance(stack["shuffled"], int) else len(stack["shuffled"])
-    svg.text(x, y, f"Draw pile: {_count_text(pile_n, 'card')}", 11)
-    svg.text(x + 130, y, f"Coat stack: {_count_text(shuffled + len(stack['under']), 'coat')}"
+    svg.text(x, y, f"Draw pile: {plural(pile_n, 'card')}", 11)
+    svg.text(x + 130, y, f"Coat stack: {plural(shuffled + len(stack['under']), 'coat')}"
              + (f" ({len(stack['under'])} put under)" if stack["under"] else ""), 11)
     y += 20
     svg.text(x, y, "Discard pile:" + ("" if pos["discard pile"] else " empty"), 11)
@@ -565,8 +565,8 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         if isinstance(cards, int) or isinstance(coats, int):
             svg.text(x, y + 4, f"{mover} is looking at "
                      + " and ".join(t for t in (
-                         _count_text(cards, "card") if cards else "",
-                         _count_text(coats, "coat") if coats else "") if t), 11)
+                         plural(cards, "card") if cards else "",
+                         plural(coats, "coat") if coats else "") if t), 11)
             y += 20
         else:
             if cards:
@@ -623,15 +623,17 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         svg.close()
 
 
-def _draw_players(svg: _Svg, pos: dict, table: dict):
+def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
+    """One panel per player, side by side, as tall as the fullest; returns its bottom."""
     mover = pos["to move"] if pos["phase"] != "game over" else None
+    frames = []                                  # (index in svg.parts, x, name)
+    bottom = PLAYERS_Y + PLAYER_H
     for s, p in enumerate(pos["players"]):
         name = p["name"]
         x, y = MARGIN + s * (PLAYER_W + 12), PLAYERS_Y
         svg.element(("player", name, None), (x, y, PLAYER_W, PLAYER_H), "player",
                     f"{name}: {p['score']} VP", data_seat=name)
-        svg.rect(x, y, PLAYER_W, PLAYER_H, PAPER,
-                 stroke=SEAT_FILL[name], sw=3 if name == mover else 1.2, rx=8)
+        frames.append((len(svg.parts), x, name))  # the frame goes here once its height is known
         svg.rect(x, y, PLAYER_W, 26, SEAT_FILL[name], stroke="none", rx=8)
         svg.text(x + 10, y + 18, name + (" — to move" if name == mover else "")
                  + (" — viewer" if pos.get("viewer") == name else ""), 13, fill=SEAT_INK[name],
@@ -641,73 +643,91 @@ def _draw_players(svg: _Svg, pos: dict, table: dict):
         seals_used = sum(p["seals"].values()) + len(p["coats"]) - len(p.get("unmarked coats", []))
         golden = sum(1 for c in p["coats"] if table["coat_quarter"][COATS.index(c)] >= 0)
         v = table["river_value"][p["barge"]]
-        lx, ly = x + 10, y + 44
-        svg.text(lx, ly, f"{_count_text(p['coins'], 'coin')} · {_count_text(p['sparrows'], 'sparrow')}"
+        lx, ly, width = x + 10, y + 44, PLAYER_W - 20
+        svg.text(lx, ly, f"{plural(p['coins'], 'coin')} · {plural(p['sparrows'], 'sparrow')}"
                  f" · barge on {v:+d} (#{p['barge']})", 11)
         ly += 16
-        svg.text(lx, ly, f"{_count_text(12 - seals_used, 'seal')} and "
-                 f"{_count_text(3 - golden, 'crest')} left", 11, fill=FAINT)
+        svg.text(lx, ly, f"{plural(12 - seals_used, 'seal')} and "
+                 f"{plural(3 - golden, 'crest')} left", 11, fill=FAINT)
         ly += 10
         for k, c in enumerate(COLOURS):
             n = p["supply"].get(c, 0)
             tx = lx + k * 58
             svg.element(("supply", c, name), (tx, ly, 52, 24), "supply",
-                        f"{name}'s supply: {_count_text(n, c + ' tile')}", data_seat=name,
+                        f"{name}'s supply: {plural(n, c + ' tile')}", data_seat=name,
                         data_colour=c, data_count=n)
             svg.rect(tx, ly, 22, 22, TILE_FILL[c], stroke="#4a4030", rx=3,
                      opacity=1 if n else 0.3)
             svg.text(tx + 26, ly + 16, f"×{n}", 11, fill=INK if n else FAINT)
             svg.close()
-        ly += 34
-        if p["coats"] or p["descendants"]:
-            cx = lx
-            for c in p["coats"]:
-                svg.element(("coat", c, None), (cx, ly - 12, 60, 18), "coat", f"coat {c}",
-                            data_coat=c, data_place="seat", data_seat=name)
-                _shield(svg, cx, ly - 12, 12, 15, GOLD if table["coat_quarter"][COATS.index(c)] >= 0
-                        else SILVER)
-                svg.text(cx + 15, ly, _coat_label(c), 9.5)
-                svg.close()
-                cx += len(_coat_label(c)) * CHAR_W * 0.9 + 22
-            for d in p["descendants"]:
-                tw = len(d) * CHAR_W * 0.95 + 10
-                svg.element(("descendant", d, None), (cx, ly - 12, tw, 16), "descendant",
-                            f"{d} (owned by {name})", data_descendant=d, data_place="seat",
-                            data_seat=name)
-                svg.rect(cx, ly - 12, tw, 16, "#fff8e0", stroke="#9a7d2a", rx=8)
-                svg.text(cx + tw / 2, ly, d, 9.5, "middle")
-                svg.close()
-                cx += tw + 4
-            ly += 16
+        ly += 30
+        owned = [("coat", c) for c in p["coats"]] + [("descendant", d) for d in p["descendants"]]
+
+        def measure(item):
+            kind, what = item
+            if kind == "coat":
+                return len(_coat_label(what)) * CHAR_W * 0.9 + 18
+            return len(what) * CHAR_W * 0.95 + 10
+
+        def draw_owned(cx, cy, item, name=name):
+            kind, what = item
+            w = measure(item)
+            if kind == "coat":
+                svg.element(("coat", what, None), (cx, cy, w, 16), "coat", f"coat {what}",
+                            data_coat=what, data_place="seat", data_seat=name)
+                _shield(svg, cx, cy, 12, 15,
+                        GOLD if table["coat_quarter"][COATS.index(what)] >= 0 else SILVER)
+                svg.text(cx + 15, cy + 12, _coat_label(what), 9.5)
+            else:
+                svg.element(("descendant", what, None), (cx, cy, w, 16), "descendant",
+                            f"{what} (owned by {name})", data_descendant=what,
+                            data_place="seat", data_seat=name)
+                svg.rect(cx, cy, w, 16, "#fff8e0", stroke="#9a7d2a", rx=8)
+                svg.text(cx + w / 2, cy + 12, what, 9.5, "middle")
+            svg.close()
+            return w
+        if owned:
+            ly = _flow(svg, lx, ly, width, owned, draw_owned, line=20, measure=measure)
+        ly += 10
         svg.text(lx, ly, "In front:" + ("" if p["in front"] else " none"), 10, fill=FAINT)
         if p["in front"]:
-            ly = _flow(svg, lx, ly + 4, PLAYER_W - 20, p["in front"],
-                       lambda cx, cy, c: _card(svg, cx, cy, c, "front", name))
+            ly = _flow(svg, lx, ly + 4, width, p["in front"],
+                       lambda cx, cy, c, name=name: _card(svg, cx, cy, c, "front", name))
         ly += 16
         if "hand" in p:
             svg.text(lx, ly, "Hand:" + ("" if p["hand"] else " empty"), 10, fill=FAINT)
             if p["hand"]:
-                _flow(svg, lx, ly + 4, PLAYER_W - 20, p["hand"],
-                      lambda cx, cy, c: _card(svg, cx, cy, c, "hand", name))
+                ly = _flow(svg, lx, ly + 4, width, p["hand"],
+                           lambda cx, cy, c, name=name: _card(svg, cx, cy, c, "hand", name))
         else:
             n = p["hand size"]
-            svg.text(lx, ly, f"Hand: {_count_text(n, 'card')} (hidden)" if n else "Hand: empty",
-                     10, fill=FAINT)
+            label = f"Hand: {plural(n, 'card')} (hidden)" if n else "Hand: empty"
+            svg.text(lx, ly, label, 10, fill=FAINT)
+            per_row = 8
             for k in range(n):
                 svg.open("g", class_="card-back", data_seat=name)
-                svg.rect(lx + 110 + k * 16, ly - 13, 13, 18, "#6b5a8e", stroke="#3b2f55", rx=2)
+                svg.add("title", f"one of {name}'s hidden hand cards")
+                svg.rect(lx + len(label) * CHAR_W * 0.9 + 8 + (k % per_row) * 16,
+                         ly - 13 + (k // per_row) * 21, 13, 18, "#6b5a8e", stroke="#3b2f55", rx=2)
                 svg.close()
+            if n:
+                ly += 21 * ((n - 1) // per_row)
         svg.close()
+        bottom = max(bottom, ly + 12)
+    for index, x, name in reversed(frames):
+        frame = _Svg({})
+        frame.rect(x, PLAYERS_Y, PLAYER_W, bottom - PLAYERS_Y, PAPER, stroke=SEAT_FILL[name],
+                   sw=3 if name == mover else 1.2, rx=8)
+        svg.parts[index:index] = frame.parts
+    return bottom
 
 
-def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list[str]:
-    """Draw the suggested decisions on top; returns the caption lines."""
-    caption = []
+def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
+    """Draw the suggested decisions on top, numbered."""
     st = state.clone()
     moving = st.current_player() >= 0
     svg.open("g", class_="highlight")
     for step, action in enumerate(highlight, 1):
-        caption.append(f"{step}. {decision_label(action)}")
         target = action_target(st, action) if not st.is_terminal() else None
         box = svg.boxes.get(_key(target)) if target else None
         if target and target["kind"] == "entry":
@@ -734,7 +754,6 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list[str]:
             st.apply_action(action)
         moving = moving and st.current_player() >= 0
     svg.close()
-    return caption
 
 
 # --- the whole picture -----------------------------------------------------------------------
@@ -752,33 +771,27 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
             if t:
                 targets.setdefault(_key(t), []).append(a)
     svg = _Svg(targets)
-    svg.parts.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT:.0f}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT:.0f}" font-family="DejaVu Sans, Verdana, sans-serif">')
-    svg.parts.append(
-        "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" "
-        "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\">"
-        f"<path d=\"M0,0 L10,5 L0,10 z\" fill=\"{HIGHLIGHT}\"/></marker>"
-        "<style>.target { cursor: pointer; }</style></defs>")
-    svg.rect(0, 0, WIDTH, HEIGHT, "#fdfaf3", stroke="none", rx=0)
     who = f" — view of {pos['viewer']}" if pos["kind"] == "view" else ""
     svg.text(MARGIN, 30, f"Ulm — {len(pos['players'])} players, {pos['variant']} game{who}", 18,
              weight="bold")
     _draw_city(svg, pos, table)
     _draw_cathedral(svg, pos, table)
-    _draw_players(svg, pos, table)
-    # the caption needs the highlight's names, the highlight needs every element's box
-    caption_at = len(svg.parts)
-    _draw_info(svg, pos, table, [])
-    if highlight:
-        info_parts = svg.parts[caption_at:]
-        del svg.parts[caption_at:]
-        caption = [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)]
-        _draw_info(svg, pos, table, caption)
-        del info_parts
-        _draw_highlight(svg, state, list(highlight))
-    svg.parts.append("</svg>")
-    return "\n".join(svg.parts) + "\n"
+    height = _draw_players(svg, pos, table) + 20
+    highlight = list(highlight or [])
+    _draw_info(svg, pos, table, [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)])
+    if highlight:   # on top of everything, once every element's box is known
+        _draw_highlight(svg, state, highlight)
+    head = _Svg({})
+    head.parts.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
+        f'viewBox="0 0 {WIDTH} {height:.0f}" font-family="DejaVu Sans, Verdana, sans-serif">')
+    head.parts.append(
+        "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" "
+        "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\">"
+        f"<path d=\"M0,0 L10,5 L0,10 z\" fill=\"{HIGHLIGHT}\"/></marker>"
+        "<style>.target { cursor: pointer; }</style></defs>")
+    head.rect(0, 0, WIDTH, height, "#fdfaf3", stroke="none", rx=0)
+    return "\n".join(head.parts + svg.parts + ["</svg>"]) + "\n"
 
 
 def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
