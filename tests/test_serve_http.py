@@ -157,8 +157,13 @@ def test_malformed_json_and_non_objects(client):
                              headers={"content-type": "application/json"}), 400)
     assert msg.startswith("request: not valid JSON")
     assert "expected a JSON object, got list" in _error(client.post("/api/games", json=[1]), 400)
-    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe", headers={
-        "content-type": "application/json"}), 400)
+    as_json = {"content-type": "application/json"}
+    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe",
+                                                  headers=as_json), 400)
+    assert "not valid JSON" in _error(client.post("/api/games", content=b"[" * 100_000,
+                                                  headers=as_json), 400)
+    assert "not valid JSON" in _error(client.post("/api/games", content=b'{"seed": ' + b"9" * 5000
+                                                  + b"}", headers=as_json), 400)
 
 
 def test_illegal_and_malformed_decisions(client):

@@ -65,7 +65,7 @@ async def read_body(request: Request, limit: int) -> dict:
         raise WebError("request: send the body as JSON (Content-Type: application/json)", 415)
     try:
         data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # not JSON, nested too deep, huge numbers
         where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
         raise WebError(f"request: not valid JSON{where}: "
                        f"{getattr(exc, 'msg', None) or exc}") from None
