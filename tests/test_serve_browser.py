@@ -229,6 +229,47 @@ def test_follow_a_game_for_a_full_round(server, page):
     assert page.evaluate("game.round") == 2 and page.evaluate("game.viewer") == "Blue"
 
 
+def _view_with_a_card_to_play_two_ways():
+    """Red's view in a random 2-player game where Red may play a card for its bonus or
+    lay it in front."""
+    import random
+
+    from ulm import ACTION_NAMES, Game
+    from ulm.positions import state_to_position
+    for seed in range(200):
+        state, rng = Game(players=2).new_game(seed), random.Random(seed)
+        for _ in range(600):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.resolve_chance()
+                continue
+            names = [ACTION_NAMES[a] for a in state.legal_actions()]
+            both = ({n[5:-8] for n in names if n.endswith("(upper)")}
+                    & {n[5:-8] for n in names if n.endswith("(lower)")})
+            if both and state.current_player() == 0:
+                return state_to_position(state, 0), sorted(both)[0]
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 200 random games")
+
+
+def test_a_card_played_by_clicking_asks_how(server, page, tmp_path):
+    view, card = _view_with_a_card_to_play_two_ways()
+    path = tmp_path / "red.json"
+    path.write_text(json.dumps(view))
+    page.goto(server + "/?mode=follow")
+    page.set_input_files("#upload-view", str(path))
+    page.wait_for_selector(f"#board .card.clickable[data-card=\"{card}\"]")
+    page.click(f"#board .card.clickable[data-card=\"{card}\"][data-place=hand]")
+    menu = page.locator("#menu button")
+    assert sorted(menu.all_text_contents()) == [f"lay {card} in front (end-game points)",
+                                                f"play {card} (immediate bonus)"]
+    page.click(f"#menu button:text-is('lay {card} in front (end-game points)')")
+    page.wait_for_function("game.history.length === 1")
+    assert page.evaluate("game.history[0].name") == f"lay {card} in front (end-game points)"
+    assert page.locator("#menu").is_hidden()
+
+
 def test_review_a_record_annotate_and_step(server, page):
     record = EXAMPLES / "record-2p.json"
     page.goto(server + "/?mode=review")

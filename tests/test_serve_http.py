@@ -397,7 +397,9 @@ def test_review_steps_through_a_record(client):
     record, g = _review(client)
     n = len(record["decisions"])
     assert g["total"] == g["index"] == n and g["terminal"] and not g["options"]
-    assert [h["name"] for h in g["history"]] == record["decisions"]
+    from ulm.decisions import decision_label
+    assert [h["name"] for h in g["history"]] == [decision_label(ACTION_NAMES.index(n))
+                                                 for n in record["decisions"]]
     gid = g["id"]
     g = client.post(f"/api/games/{gid}/goto", json={"index": 10}).json()
     assert g["index"] == 10
@@ -502,7 +504,7 @@ def test_follow_a_whole_random_game_the_view_matches_the_real_one(players, seed)
 
     from ulm import CARDS, Game
     from ulm._fastcore import SEATS
-    from ulm.decisions import chance_name
+    from ulm.decisions import chance_name, decision_label
     viewer, rng = 1, random.Random(seed)
     real = Game(players=players).new_initial_state()
     real.seed_dealer(seed)
@@ -526,7 +528,8 @@ def test_follow_a_whole_random_game_the_view_matches_the_real_one(players, seed)
                     gone = [x for x in looked if x != name[5:]]
                     body = {"text": "kept a card, discarded " + " and ".join(gone)}
                 else:
-                    body = {"decision": name if mover == viewer else f"{SEATS[mover]}: {name}"}
+                    shown = decision_label(a)          # as the page names it
+                    body = {"decision": shown if mover == viewer else f"{SEATS[mover]}: {shown}"}
             r = c.post(f"/api/games/{gid}/decide", json=body)
             assert r.status_code == 200, (step, body, r.text)
             real.apply_action(a)

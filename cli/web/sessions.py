@@ -93,8 +93,12 @@ def check_bot(spec, limit_seconds: float, field: str):
     return bot
 
 
-def _plain(name: str) -> str:
-    return name[len("chance: "):] if name.startswith("chance: ") else name
+def label(action: int) -> str:
+    """A decision in players' words ("lay Siege in front (end-game points)")."""
+    from ulm.decisions import decision_label
+
+    from mcts import action_name
+    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else action_name(action)
 
 
 # ---------------------------------------------------------------------------
@@ -222,7 +226,7 @@ def target_of(state, action):
 
 
 def _option(state, action, name=None, viewer=None) -> dict:
-    return {"decision": action, "name": name or _plain(ACTION_NAMES[action]),
+    return {"decision": action, "name": name or label(action),
             "target": target_of(state, action)}
 
 
@@ -346,7 +350,7 @@ class PlaySession(Session):
                 think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
             rec = self.table.record
             out["seed"] = rec.seed
-            out["history"] = [{"index": k, "seat": SEATS[p], "name": ACTION_NAMES[a]}
+            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
                               for k, (a, p) in enumerate(zip(rec.decisions, self.movers))]
             out["can_undo"] = self.table.can_undo()
             return out
@@ -409,7 +413,7 @@ class FollowSession(Session):
         acts = set(st.legal_actions()) | {a for a in REVEALING if _parses(st, a, self.seat)}
         # which card an opponent keeps after looking is hidden: said by what they discard
         acts -= HIDDEN_KEEPS
-        return [_option(st, a, f"{SEATS[mover]}: {ACTION_NAMES[a]}") for a in sorted(acts)]
+        return [_option(st, a, f"{SEATS[mover]}: {label(a)}") for a in sorted(acts)]
 
     def words_hint(self) -> str | None:
         """What to type when the decision cannot be offered as a button."""
@@ -611,7 +615,7 @@ class ReviewSession(Session):
             out["seats"] = [{"seat": SEATS[p], "kind": "record",
                              "spec": bots[p] if p < len(bots) else None} for p in range(n)]
             out["thinking"] = None
-            out["history"] = [{"index": k, "seat": SEATS[p], "name": ACTION_NAMES[a]}
+            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
                               for k, (a, p) in enumerate(zip(self.decisions, self.movers))]
             out["index"] = self.index
             out["total"] = self.total
@@ -817,10 +821,10 @@ def advice_json(result, state, seat: int, top: int = 6) -> dict:
     line = result.principal_line()
     return {
         "seat": SEATS[seat],
-        "best": result.best_action_name,
-        "line": [{"action": s.action, "name": s.name, "share": round(s.share, 3),
+        "best": label(result.best_action),
+        "line": [{"action": s.action, "name": label(s.action), "share": round(s.share, 3),
                   "chance_after": s.chance_after} for s in line],
-        "alternatives": [{"action": a.action, "name": a.name, "visits": a.visits,
+        "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
                           "share": round(a.share, 3),
                           "win": round(a.win_probability[seat], 4)}
                          for a in result.actions[:top]],
