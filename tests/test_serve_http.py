@@ -589,3 +589,33 @@ def test_the_page_is_package_data():
     page = (static / "index.html").read_text()
     for name in re.findall(r'"/static/([^"]+)"', page):
         assert (static / name).is_file(), name
+
+
+def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c():
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Ulm web companion on http://127.0.0.1:"), line
+        url, info = line.split()[4], None
+        for _ in range(100):          # until uvicorn listens
+            try:
+                with urllib.request.urlopen(url + "api/info", timeout=5) as r:
+                    info = json.loads(r.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert info is not None and info["max_seconds"] == 30
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert b'id="board"' in r.read()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
