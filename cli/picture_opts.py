@@ -11,7 +11,8 @@ def read_position_arg(path: str):
     """(parsed file, state, seat) of a position file, or of standard input for `-`."""
     from ulm.positions import read_position, read_position_text
     if path == "-":
-        return read_position_text(sys.stdin.read(), "<stdin>")
+        from ulm.jsonfile import MAX_BYTES
+        return read_position_text(sys.stdin.read(MAX_BYTES + 1), "<stdin>")
     return read_position(path)
 
 

@@ -27,7 +27,7 @@ from typing import Callable, Optional
 from ulm import ACTION_NAMES
 from ulm.records import GameRecord, RecordError, replay
 
-from mcts._search import derive_seed
+from ulm import derive_seed
 from mcts.search import search
 
 __all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed"]
@@ -140,10 +140,10 @@ def _save_figure(fig, path) -> None:
     """Save a figure whole or not at all."""
     import io
 
-    from ulm.picture import write_bytes_atomically
+    from ulm.jsonfile import write_atomically
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
-    write_bytes_atomically(path, buf.getvalue())
+    write_atomically(path, buf.getvalue())
 
 
 def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional[float] = None,

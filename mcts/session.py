@@ -29,13 +29,17 @@ class PlaySession:
     def __init__(self, seats: list[str], seed: int = 0, variant: str = "basic",
                  board: str | None = None, record: GameRecord | None = None):
         from mcts.bots import make_bot
-        from mcts.tournament import _with_seed, bot_seed
+        from mcts.tournament import bot_seed
         self.seats = list(seats)
         self.record = record or GameRecord(players=len(seats), variant=variant, seed=seed,
                                            board=board, bots=self.seats)
         self.record.bots = self.seats
-        self.bots = [None if s == HUMAN else make_bot(_with_seed(s, bot_seed(self.record.seed, i)))
-                     for i, s in enumerate(self.seats)]
+        self.bots = []
+        for seat, spec in enumerate(self.seats):   # seeded as in a bot game (play_game)
+            bot = None if spec == HUMAN else make_bot(spec)
+            if bot is not None:
+                bot.reseed(bot_seed(bot.seed, self.record.seed, seat))
+            self.bots.append(bot)
         self._undo: list[tuple] = []          # (state, decisions so far) before a person's move
 
     @property

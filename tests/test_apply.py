@@ -13,6 +13,7 @@ from click.testing import CliRunner
 import ulm
 from cli.main import main
 from ulm import ACTION_NAMES, CARDS, COATS
+from ulm._fastcore import PUSH_ENTRIES, SEATS
 from ulm.decisions import DecisionError, apply_decision, chance_name, decision_names
 from ulm.positions import PositionError, dumps, position_to_state, state_to_position
 from ulm.records import load_record
@@ -52,15 +53,19 @@ def test_apply_round_trips_with_replay(tmp_path):
 
 
 def test_apply_refuses_an_illegal_decision_naming_the_legal_ones(tmp_path):
-    res = run("apply", EXAMPLES / "push-4p-view.json", "push row 2 from left",
-              "-o", tmp_path / "out.json")
+    path = EXAMPLES / "push-4p-view.json"
+    state, seat = position_to_state(json.loads(path.read_text()))
+    legal = [name for name, _ in decision_names(state, seat)]
+    illegal = next(f"push {e}" for e in PUSH_ENTRIES if f"push {e}" not in legal)
+    res = run("apply", path, illegal, "-o", tmp_path / "out.json")
     assert res.exit_code == 2
     assert "Traceback" not in res.output
-    assert "decision 1 ('push row 2 from left')" in res.stderr
-    assert "legal: push column 1 from top, push column 1 from bottom" in res.stderr
+    assert f"decision 1 ({illegal!r})" in res.stderr
+    assert f"legal: {', '.join(legal)})" in res.stderr
     assert not (tmp_path / "out.json").exists()
-    res = run("apply", EXAMPLES / "push-4p-view.json", "psuh column 1 from top")
-    assert res.exit_code == 2 and "did you mean 'push column 1 from top'?" in res.stderr
+    push = next(n for n in legal if n.startswith("push "))
+    res = run("apply", path, push.replace("push", "psuh"))
+    assert res.exit_code == 2 and f"did you mean {push!r}?" in res.stderr
 
 
 def test_commands_chain_through_standard_input():
@@ -99,30 +104,37 @@ def test_a_chance_event_must_be_said():
 def test_hidden_draw_of_an_opponent_stays_hidden_R_INFO_3():
     """Blue follows a game: Red's card draws are 'Red drew a card'; naming the card is
     refused; the view stays valid and Blue's knowledge unchanged."""
-    rng = random.Random(3)
-    full = ulm.Game(players=2).new_game(seed=3)
-    while not (full.is_chance_node() and full.current_player() == ulm.CHANCE
-               and full.raw()["turn_player"] == 0
-               and ACTION_NAMES[full.legal_actions()[0]].startswith("chance: card")):
-        if full.is_chance_node():
-            full.apply_action(full.sample_chance_outcome())
-        else:
-            full.apply_action(rng.choice(full.legal_actions()))
-        assert not full.is_terminal()
-    view, _ = position_to_state(state_to_position(full, 1))
-    before = state_to_position(view, 1)
-    assert [n for n, _ in decision_names(view, 1)] == ["Red drew a card"]
+    def first_card_draw(seed):
+        """A random game up to its first card drawn from the pile (None if there is none)."""
+        rng = random.Random(seed)
+        state = ulm.Game(players=2).new_game(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if ACTION_NAMES[state.legal_actions()[0]].startswith("chance: card"):
+                    return state
+                state.apply_action(state.sample_chance_outcome())
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        return None
+    full = next(s for s in map(first_card_draw, range(100)) if s is not None)
+    mover = full.raw()["turn_player"]
+    viewer = 1 - mover
+    drawer, seer = SEATS[mover], SEATS[viewer]
+    view, _ = position_to_state(state_to_position(full, viewer))
+    before = state_to_position(view, viewer)
+    assert [n for n, _ in decision_names(view, viewer)] == [f"{drawer} drew a card"]
     card = ACTION_NAMES[full.legal_actions()[0]].removeprefix("chance: card ")
-    with pytest.raises(DecisionError, match="Blue cannot see Red's card; say 'Red drew a card'"):
-        apply_decision(view, f"drew {card}", 1)
-    with pytest.raises(DecisionError, match="it is Red's draw, not Blue's"):
-        apply_decision(view, "Blue drew a card", 1)
-    apply_decision(view, "Red drew a card", 1)
+    with pytest.raises(DecisionError, match=f"{seer} cannot see {drawer}'s card; "
+                                            f"say '{drawer} drew a card'"):
+        apply_decision(view, f"drew {card}", viewer)
+    with pytest.raises(DecisionError, match=f"it is {drawer}'s draw, not {seer}'s"):
+        apply_decision(view, f"{seer} drew a card", viewer)
+    apply_decision(view, f"{drawer} drew a card", viewer)
     full.apply_action(full.legal_actions()[0])
-    after = state_to_position(view, 1)
-    assert after == state_to_position(full, 1)
+    after = state_to_position(view, viewer)
+    assert after == state_to_position(full, viewer)
     assert after["draw pile size"] == before["draw pile size"] - 1
-    assert "hand" not in after["players"][0]
+    assert "hand" not in after["players"][mover]
     position_to_state(json.loads(dumps(after)))       # still a valid view
 
 
@@ -192,3 +204,39 @@ def test_a_view_may_leave_the_bag_out():
     full.pop("bag")
     with pytest.raises(PositionError, match="bag: missing"):
         position_to_state(full)
+
+
+def test_the_documented_example_works(tmp_path):
+    """docs/player-tools.md: a view from the set-up, Red's turn as it happened, Blue's draw."""
+    game = tmp_path / "game.json"
+    assert run("new", "--players", 3, "--seed", 0, "--as", "Blue", "-o", game).exit_code == 0
+    res = run("apply", game, "draw", "drew orange", "push row 2 from left", "seal in Tillage",
+              "take white from the docks", "drew brown", "move barge 2", "end turn", "-o", game)
+    assert res.exit_code == 0, res.output
+    res = run("apply", game, "draw", "drew gray", "-o", game)
+    assert res.exit_code == 0, res.output
+    pos = json.loads(game.read_text())
+    assert (pos["kind"], pos["to move"], pos["phase"]) == ("view", "Blue", "push")
+    assert pos["players"][0]["seals"] == {"Tillage": 1}
+    assert run("suggest", game, "--iterations", 50, "--quiet").exit_code == 0
+
+
+def test_an_opponent_may_play_any_card_the_viewer_has_not_seen():
+    """In Blue's view Red's one hand card is one possible deal; Red may play any card
+    Blue has not seen, and Red's own list offers only Red's own card."""
+    full = ulm.Game(players=2).new_game(seed=1)
+    raw = full.raw()
+    siege = CARDS.index("Siege")
+    raw["players"][0]["hand"] = 1 << siege
+    raw["pile"] &= ~(1 << siege)
+    full.set_raw(raw)
+    view, _ = position_to_state(state_to_position(full, 1))
+    names = [n for n, _ in decision_names(view, 1)]
+    for card in ("Siege", "Nave I", "Choir III"):
+        assert f"lay {card} in front (end-game points)" in names, card
+    apply_decision(view, "lay Nave I in front (end-game points)", 1)
+    pos = state_to_position(view, 1)
+    assert pos["players"][0]["in front"] == ["Nave I"] and pos["players"][0]["hand size"] == 0
+    position_to_state(json.loads(dumps(pos)))         # still a valid view
+    own = [n for n, _ in decision_names(full, 0) if n.startswith(("play ", "lay "))]
+    assert own == ["play Siege (immediate bonus)", "lay Siege in front (end-game points)"]

@@ -10,6 +10,7 @@ import pytest
 
 import ulm
 from ulm import ACTION_NAMES
+from ulm._fastcore import PUSH_ENTRIES
 from ulm.picture import action_target, board_png, board_svg
 from ulm.positions import position_to_state, state_to_position
 
@@ -24,14 +25,22 @@ def elements(svg: str, cls: str) -> list:
 
 
 def known_position() -> dict:
-    """The 4-player mid-game example with cards in hands, in front and discarded."""
+    """The 4-player mid-game example with these cards in hands, in front and discarded
+    (the example's own cards go back to the draw pile first)."""
     data = json.loads((EXAMPLES / "midgame-4p.json").read_text())
     pile = data["draw pile"]
+    for p in data["players"]:
+        pile += p["hand"] + p["in front"]
+        p["hand"], p["in front"] = [], []
+    pile += data["discard pile"]
     take = lambda name: pile.remove(name) or name  # noqa: E731
     data["players"][0]["hand"] = [take("Siege"), take("Nave I")]
     data["players"][1]["hand"] = [take("Patrician")]
+    data["players"][0]["in front"] = [take("Works of Art V")]
     data["players"][2]["in front"] = [take("Choir II")]
     data["discard pile"] = [take("Ulm Sparrow"), take("Fustian I")]
+    for p in data["players"]:                          # vp by source must stay consistent
+        p.pop("vp", None)
     return data
 
 
@@ -129,19 +138,30 @@ def test_replaced_board_file_changes_the_picture(tmp_path):
 
 def test_action_targets_of_a_push_position():
     state, seat = position_to_state(json.loads((EXAMPLES / "push-4p-view.json").read_text()))
-    names = {ACTION_NAMES[a]: action_target(state, a) for a in state.legal_actions()}
-    assert names["push column 1 from top"] == {"kind": "entry", "value": 6}
-    assert names["push column 1 from bottom"] == {"kind": "entry", "value": 9}
-    assert names["joker: take white from the docks"] == {"kind": "dock", "value": "white"}
+    expected = {}
+    for a in state.legal_actions():
+        name = ACTION_NAMES[a]
+        if name.startswith("push "):                   # entries in the order of the names
+            key = ("entry", str(PUSH_ENTRIES.index(name[5:])))
+        elif name.startswith("joker: take "):
+            key = ("dock", name.split()[2])
+        elif name.startswith("play "):
+            key = ("card", name[5:].rsplit(" (", 1)[0])
+        else:
+            continue
+        assert action_target(state, a) == {"kind": key[0], "value": int(key[1])
+                                           if key[0] == "entry" else key[1]}
+        expected.setdefault(key, []).append(str(a))
+    assert any(k[0] == "entry" for k in expected)
+    assert action_target(state, ulm.State.string_to_action("push row 1 from left")) == {
+        "kind": "entry", "value": 0}
+    assert action_target(state, ulm.State.string_to_action("push column 1 from bottom")) == {
+        "kind": "entry", "value": 9}
     svg = board_svg(state, viewer=seat, interactive=True)
-    targets = {(e.get("class").split()[0], e.get("data-entry") or e.get("data-colour")):
-               e.get("data-actions") for e in elements(svg, "target")}
-    assert targets == {("entry", "6"): str(ulm.State.string_to_action("push column 1 from top")),
-                       ("entry", "9"): str(ulm.State.string_to_action("push column 1 from bottom")),
-                       ("dock", "white"): str(ulm.State.string_to_action(
-                           "joker: take white from the docks")),
-                       ("dock", "brown"): str(ulm.State.string_to_action(
-                           "joker: take brown from the docks"))}
+    targets = {(e.get("class").split()[0], e.get("data-entry") or e.get("data-colour")
+                or e.get("data-card")): e.get("data-actions").split()
+               for e in elements(svg, "target")}
+    assert targets == expected
     # not interactive: nothing is marked
     assert not elements(board_svg(state, viewer=seat), "target")
 

@@ -576,7 +576,7 @@ def test_only_json_bodies_and_only_local_host_names():
 
 
 def test_the_page_is_package_data():
-    """`pip install .` (not only -e) ships the page: cli.web and its static/ files."""
+    """`pip install .` (not only -e) and the sdist ship the page: cli.web and static/."""
     import re
     root = Path(__file__).resolve().parent.parent
     conf = (root / "pyproject.toml").read_text()       # (tomllib is Python 3.11+ only)
@@ -585,6 +585,8 @@ def test_the_page_is_package_data():
     assert re.search(r'^"cli\.web" = \["static/\*"\]$', conf, re.M)
     deps = re.search(r"^dependencies = \[(.*?)\]", conf, re.M | re.S).group(1)
     assert '"starlette' in deps and '"uvicorn' in deps
+    manifest = (root / "MANIFEST.in").read_text()      # the sdist too
+    assert "recursive-include cli/web/static *.html *.js *.css" in manifest
     static = root / "cli" / "web" / "static"
     page = (static / "index.html").read_text()
     for name in re.findall(r'"/static/([^"]+)"', page):

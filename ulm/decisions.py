@@ -59,6 +59,11 @@ def decision_label(action: int) -> str:
     return name
 
 
+# decisions that name a card or coat an opponent may hold unseen by the viewer
+_REVEALING = [a for a, n in enumerate(ACTION_NAMES)
+              if re.fullmatch(r"play .+ \((upper|lower)\)", n) or n.endswith(" with City Wall")
+              or n.startswith("keep coat ")]
+
 _LOWER = {_norm(n): n for n in ACTION_NAMES}
 _LOWER.update({_norm(decision_label(a)): n for a, n in enumerate(ACTION_NAMES)})
 _CARD_BY = {_norm(c): c for c in CARDS}
@@ -94,11 +99,19 @@ def chance_name(state, action: int, viewer: int | None = None) -> str:
 
 def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int]]]:
     """The legal decisions (or chance outcomes) as (ordinary name, action ids): a hidden
-    draw is one entry standing for every card or coat it can be."""
+    draw is one entry standing for every card or coat it can be. In a view, an opponent's
+    decisions include playing (or sealing with, or keeping) any card or coat the viewer
+    has not seen: the view's deal of the hidden cards is only one of the possible ones."""
     if state.is_terminal():
         return []
     if not state.is_chance_node():
-        return [(decision_label(a), [a]) for a in state.legal_actions()]
+        legal = state.legal_actions()
+        out = [(decision_label(a), [a]) for a in legal]
+        if viewer is not None and state.raw()["turn_player"] != viewer:
+            for a in _REVEALING:
+                if a not in legal and _swap_in(state.clone(), a, viewer):
+                    out.append((decision_label(a), [a]))
+        return out
     out: dict[str, list[int]] = {}
     for a in state.legal_actions():
         out.setdefault(chance_name(state, a, viewer), []).append(a)

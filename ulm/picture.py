@@ -30,8 +30,6 @@ attribute listing those decision ids.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -797,24 +795,9 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
 def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
     """Render an SVG document to a PNG file (cairosvg), written whole or not at all."""
     import cairosvg
-    write_bytes_atomically(path, cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 
-
-def write_bytes_atomically(path: str | Path, data: bytes) -> None:
-    """Write a binary file (a PNG) whole or not at all: a temporary file renamed into place."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:  # name the file asked for, not the temporary one
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from ulm.jsonfile import write_atomically
+    write_atomically(path, cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 
 
 def board_png(state, path: str | Path, viewer: int | None = None,
