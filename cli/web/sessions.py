@@ -409,10 +409,9 @@ class FollowSession(Session):
             return out
         if mover == self.seat:
             return [_option(st, a) for a in st.legal_actions()]
-        # an opponent may play a card (or keep a coat) the viewer has not seen
-        acts = set(st.legal_actions()) | {a for a in REVEALING if _parses(st, a, self.seat)}
-        # which card an opponent keeps after looking is hidden: said by what they discard
-        acts -= HIDDEN_KEEPS
+        # an opponent may play a card (or keep a coat) the viewer has not seen: offered
+        # too. Which card they keep after looking is hidden: said by what they discard.
+        acts = {a for _name, ids in decision_names(st, self.seat) for a in ids} - HIDDEN_KEEPS
         return [_option(st, a, f"{SEATS[mover]}: {label(a)}") for a in sorted(acts)]
 
     def words_hint(self) -> str | None:
@@ -520,20 +519,9 @@ class FollowSession(Session):
 
 
 CARD_DRAWS = [ACTION_NAMES.index(f"chance: card {c}") for c in CARDS]
-# an opponent's decisions that may name a card or coat the viewer has not seen
-REVEALING = [a for a, n in enumerate(ACTION_NAMES)
-             if n.startswith("play ") or n.startswith("keep coat ")]
+# an opponent's keep of a card looked at: the viewer sees only the discards
 HIDDEN_KEEPS = {a for a, n in enumerate(ACTION_NAMES)
                 if n.startswith("keep ") and not n.startswith("keep coat ")}
-
-
-def _parses(state, action, viewer) -> bool:
-    from ulm.decisions import DecisionError, parse_decision
-    try:
-        parse_decision(state, ACTION_NAMES[action], viewer)
-        return True
-    except DecisionError:
-        return False
 
 
 def state_to_position_checked(state, seat):
