@@ -40,7 +40,11 @@ def server():
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
-    thread.join(10)
+    thread.join(60)
+    assert not thread.is_alive()
+    left = [t.name for t in threading.enumerate()
+            if t.is_alive() and t.name.startswith(("bots-", "job-"))]
+    assert left == [], "the server's shutdown stops its bots and searches"
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,20 @@ from ulm.records import replay
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+def _server_threads():
+    import threading
+    return [t.name for t in threading.enumerate()
+            if t.is_alive() and t.name.startswith(("bots-", "job-"))]
+
+
+@pytest.fixture(autouse=True)
+def no_thread_outlives_its_server():
+    """A closed server has stopped its bots and searches (a thread left running could
+    hold a lock when a later test forks)."""
+    yield
+    assert _server_threads() == []
+
+
 @pytest.fixture
 def client():
     with TestClient(create_app(max_seconds=5, max_upload=200_000),

@@ -123,6 +123,7 @@ class Job:
         self.result = None
         self.error = None
         self.cancel_event = threading.Event()
+        self.thread = None
 
     def progress(self, fraction: float, iterations: int = 0) -> None:
         if self.cancel_event.is_set():
@@ -263,6 +264,7 @@ class PlaySession(Session):
         self.movers: list[int] = []     # who made each decision of the record
         self.thinking = None            # {"seat", "spec", "since"} while a bot thinks
         self.runner = None
+        self.stopped = False            # the server is closing: no more bot decisions
         self.last_human = next((p for p, h in enumerate(self.human) if h), None)
 
     @property
@@ -303,7 +305,7 @@ class PlaySession(Session):
     def start_bots(self):
         """Let the bots move, in a thread, until a person is to move or the game ends."""
         with self.lock:
-            if self.runner is not None and self.runner.is_alive():
+            if self.stopped or (self.runner is not None and self.runner.is_alive()):
                 return
             mover = self.state.current_player()
             if mover < 0 or self.human[mover]:
@@ -318,7 +320,7 @@ class PlaySession(Session):
         while True:
             with self.lock:
                 mover = self.state.current_player()
-                if mover < 0 or self.human[mover]:
+                if mover < 0 or self.human[mover] or self.stopped:
                     self.thinking = None
                     return
                 version = self.version
@@ -725,8 +727,28 @@ class Server:
             except Exception as exc:  # reported to the page, not as a traceback
                 job.status, job.error = "failed", f"search failed: {exc}"
 
-        threading.Thread(target=run, daemon=True, name=f"job-{job.id}").start()
+        job.thread = threading.Thread(target=run, daemon=True, name=f"job-{job.id}")
+        job.thread.start()
         return job
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Stop every search and bot and wait for their threads (the server is ending:
+        no thread may still run, e.g. when the process later forks)."""
+        with self.lock:
+            jobs = list(self.jobs.values())
+            games = list(self.games.values())
+        for job in jobs:
+            job.cancel_event.set()
+        runners = []
+        for game in games:
+            if isinstance(game, PlaySession):
+                with game.lock:
+                    game.stopped = True
+                    runners.append(game.runner)
+        deadline = time.monotonic() + timeout
+        for thread in [j.thread for j in jobs] + runners:
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
 
     def hint(self, session: Session, seconds) -> Job:
         seconds = check_seconds(seconds, self.max_seconds)
