@@ -226,7 +226,7 @@ def target_of(state, action):
     return action_target(state, action)
 
 
-def _option(state, action, name=None, viewer=None) -> dict:
+def _option(state, action, name=None) -> dict:
     return {"decision": action, "name": name or label(action),
             "target": target_of(state, action)}
 
