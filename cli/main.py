@@ -184,5 +184,9 @@ from cli.annotate_cmd import annotate  # noqa: E402
 for _command in (suggest, play, tournament, bench, apply, annotate):
     main.add_command(_command)
 
+from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)
+
+main.add_command(serve)
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
