@@ -2,7 +2,10 @@
 
 The server runs in a thread on a free localhost port (uvicorn, the same app as
 `ulm serve`); nothing is downloaded: Chromium is /usr/bin/chromium (installed
-by .ci/run). Each mode's screenshot is written to docs/images/serve-*.png.
+by .ci/run). Each mode's screenshot is written to serve-*.png in the folder
+ULM_SCREENSHOTS names (`ULM_SCREENSHOTS=docs/images` refreshes the pictures of
+the docs), or else to the test's own temporary folder, so a test run leaves
+the working tree as it was.
 """
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import os
+
 import pytest
 import uvicorn
 
@@ -20,8 +25,14 @@ from cli.web.app import create_app
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-IMG = Path(__file__).resolve().parent.parent / "docs" / "images"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where the screenshots go (checked below to be real PNGs)."""
+    folder = os.environ.get("ULM_SCREENSHOTS")
+    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +96,7 @@ def _wait_for_human(page, timeout=30):
         time.sleep(0.2)
 
 
-def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page):
+def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page, shots):
     page.goto(server + "/?mode=play")
     page.select_option("#form-play select[name=players]", "2")
     page.fill("#form-play input[name=seat0]", "human")
@@ -112,7 +123,8 @@ def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page):
     assert "Advice for Red" in page.text_content("#advice")
     assert page.locator("#board svg .highlight").count() == 1
     assert page.locator("#advice table.alts tr").count() >= 2
-    page.screenshot(path=str(IMG / "serve-play.png"), full_page=True)
+    page.screenshot(path=str(shots / "serve-play.png"), full_page=True)
+    assert (shots / "serve-play.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # finish the turn from the list; the bot answers, with its indicator meanwhile
     page.click("#decisions button.decision:text-is('end turn')")
@@ -165,7 +177,7 @@ def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
                            "game.history[game.history.length - 1].name === 'draw'")
 
 
-def test_follow_a_game_for_a_full_round(server, page):
+def test_follow_a_game_for_a_full_round(server, page, shots):
     page.goto(server + "/?mode=follow")
     page.select_option("#form-follow select[name=players]", "2")
     page.select_option("#form-follow select[name=seat]", "Blue")
@@ -211,7 +223,8 @@ def test_follow_a_game_for_a_full_round(server, page):
     page.click("#hint")
     page.wait_for_selector("#advice h3", timeout=20000)
     assert "Advice for Blue" in page.text_content("#advice")
-    page.screenshot(path=str(IMG / "serve-follow.png"), full_page=True)
+    page.screenshot(path=str(shots / "serve-follow.png"), full_page=True)
+    assert (shots / "serve-follow.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     enter("money")
     enter("end turn")
     g = _game(page)
@@ -274,7 +287,7 @@ def test_a_card_played_by_clicking_asks_how(server, page, tmp_path):
     assert page.locator("#menu").is_hidden()
 
 
-def test_review_a_record_annotate_and_step(server, page):
+def test_review_a_record_annotate_and_step(server, page, shots):
     record = EXAMPLES / "record-2p.json"
     page.goto(server + "/?mode=review")
     page.set_input_files("#upload-record", str(record))
@@ -297,4 +310,5 @@ def test_review_a_record_annotate_and_step(server, page):
     assert page.locator("#board svg .highlight").count() == 1
     assert "Decision" in page.text_content("#advice")
     assert "Biggest mistakes" in page.text_content("#annotation-note")
-    page.screenshot(path=str(IMG / "serve-review.png"), full_page=True)
+    page.screenshot(path=str(shots / "serve-review.png"), full_page=True)
+    assert (shots / "serve-review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
