@@ -522,6 +522,10 @@ def _checked_raw(dict d, dict current):
         for i, v in enumerate(out[name]):
             if v >= n:
                 raise ValueError(f"{name}[{i}]: no seat {v} in a {n}-player game")
+    for c, g in enumerate(out["card_group"]):  # R-INFO-3b: groups of past reshuffles
+        if g > out["reshuffles"]:
+            raise ValueError(f"card_group[{c}]: group {g}, but there were only "
+                             f"{out['reshuffles']} reshuffles")
     for i in range(out["coat_tail_len"]):
         if out["coat_tail"][i] < 0:
             raise ValueError(f"coat_tail[{i}]: a coat of the {out['coat_tail_len']} under the stack")

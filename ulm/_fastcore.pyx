@@ -292,6 +292,8 @@ cdef void take_coat(const Board* b, GameState* s, int p, int c) noexcept nogil:
 
 cdef void coat_under_stack(GameState* s, int c, int p, uint8_t known) noexcept nogil:
     # R-COAT-4: the coat goes to the bottom, known to p and to all who knew it
+    if s.coat_tail_len >= NUM_COATS:  # only in a state holding a coat twice (set_raw)
+        return
     s.coat_tail[s.coat_tail_len] = c
     s.coat_tail_by[s.coat_tail_len] = p
     s.coat_tail_known[s.coat_tail_len] = known | (1 << p)
