@@ -292,7 +292,7 @@ cdef void take_coat(const Board* b, GameState* s, int p, int c) noexcept nogil:
 
 cdef void coat_under_stack(GameState* s, int c, int p, uint8_t known) noexcept nogil:
     # R-COAT-4: the coat goes to the bottom, known to p and to all who knew it
-    if s.coat_tail_len >= NUM_COATS:  # only in a state holding a coat twice (set_raw)
+    if s.coat_tail_len >= NUM_COATS:  # only an inconsistent set_raw state gets here
         return
     s.coat_tail[s.coat_tail_len] = c
     s.coat_tail_by[s.coat_tail_len] = p
@@ -710,7 +710,7 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
         elif t == TK_COAT_DRAW:
             if s.coat_unknown != 0:
                 return
-            if s.coat_tail_len > 0:  # only coats put under are left: no chance
+            if s.coat_tail_len > 0 and s.n_looked_coats < 2:  # only coats put under are left
                 s.looked_coats[s.n_looked_coats] = s.coat_tail[0]
                 s.looked_coat_known[s.n_looked_coats] = s.coat_tail_known[0] | (1 << p)
                 s.n_looked_coats += 1
@@ -1152,15 +1152,16 @@ cdef void apply_chance(const Board* b, GameState* s, int a) noexcept nogil:
         s.pile &= ~bit(x)
         if t == TK_CARD_TO_HAND:
             s.players[p].hand |= bit(x)
-        else:
+        elif s.n_looked_cards < 3:     # always, unless the state was set by hand
             s.looked_cards[s.n_looked_cards] = x
             s.n_looked_cards += 1
     elif t == TK_COAT_DRAW:
         x = a - C_COAT
         s.coat_unknown &= ~(1 << x)
-        s.looked_coats[s.n_looked_coats] = x
-        s.looked_coat_known[s.n_looked_coats] = 1 << p
-        s.n_looked_coats += 1
+        if s.n_looked_coats < 2:
+            s.looked_coats[s.n_looked_coats] = x
+            s.looked_coat_known[s.n_looked_coats] = 1 << p
+            s.n_looked_coats += 1
     elif t == TK_DESC_REVEAL:
         s.desc[a - C_DESCENDANT] = DESC_ON_BOARD
     else:
@@ -1441,6 +1442,8 @@ cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil:
         if s.n_tasks == 0 and s.phase == PH_GAME_OVER:
             return
         n = legal_actions(b, s, buf)
+        if n == 0:      # stuck: only a state set by hand gets here
+            return
         apply_action(b, s, buf[rng_below(r, n)])
 
 # ---------------------------------------------------------------------------
