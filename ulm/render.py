@@ -106,13 +106,11 @@ def render_position(pos: dict, table: dict | None = None) -> str:
             hand = ", ".join(p["hand"]) or "empty"
             if known:
                 hand += f" (known to all: {', '.join(known)})"
-        elif not p["hand size"]:
-            hand = "empty"
-        elif known:   # taken face up (R-INFO-3a)
-            hand = (f"{plural(p['hand size'], 'card')} (known to all: {', '.join(known)}; "
-                    f"{p['hand size'] - len(known)} hidden)")
+        elif known:  # taken face up (R-INFO-3a)
+            hand = (f"{plural(p['hand size'], 'card')}: {', '.join(known)} (known to all)"
+                    f" and {p['hand size'] - len(known)} hidden")
         else:
-            hand = plural(p["hand size"], "card") + " (hidden)"
+            hand = plural(p["hand size"], "card") + " (hidden)" if p["hand size"] else "empty"
         river = f"{values[p['barge']]:+d}"
         lines.append(f"{p['name']}: {p['score']} VP, {plural(p['coins'], 'coin')}, "
                      f"{plural(p['sparrows'], 'sparrow')}, barge on {river} (space {p['barge']})")
