@@ -218,8 +218,12 @@ def _run_one(args):
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True) -> dict:
-    """Play the games not yet in `out_dir` and return the summary."""
+                   progress: bool = True, scheduler=None) -> dict:
+    """Play the games not yet in `out_dir` and return the summary.
+
+    Games are played by `play_games` (see there): `scheduler`, if given, is an
+    executor whose ``map(fn, games)`` plays them (a cluster backend slots in
+    here); by default a local pool of `workers` processes."""
     validate_config(cfg)
     rows: list[dict] = []
     games_file = None
@@ -263,14 +267,8 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None
     try:
-        if workers > 1 and len(todo) > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(workers) as pool:
-                for row in pool.imap_unordered(_run_one, todo):
-                    _keep(row, rows, sink, bar)
-        else:
-            for args in todo:
-                _keep(_run_one(args), rows, sink, bar)
+        for row in play_games(todo, workers, scheduler):
+            _keep(row, rows, sink, bar)
     finally:
         if sink:
             sink.close()
@@ -281,6 +279,23 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
     if out_dir is not None:
         write_results(Path(out_dir), cfg, rows, summary)
     return summary
+
+
+def play_games(todo: list, workers: int = 1, scheduler=None):
+    """Yield the result row of every game in `todo` (tuples as `_run_one` takes).
+
+    The one place where games are dispatched: `scheduler.map(_run_one, todo)`
+    when a scheduler (any concurrent.futures-style executor) is given, else a
+    local fork pool of `workers` processes, else this process."""
+    if scheduler is not None:
+        yield from scheduler.map(_run_one, todo)
+    elif workers > 1 and len(todo) > 1:
+        ctx = mp.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            yield from pool.imap_unordered(_run_one, todo)
+    else:
+        for args in todo:
+            yield _run_one(args)
 
 
 def _keep(row, rows, sink, bar):
