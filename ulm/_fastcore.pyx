@@ -781,12 +781,22 @@ cdef inline uint64_t empty_bytes(uint64_t x) noexcept nogil:
     t = ~(t | v | <uint64_t>0x7F7F7F7F7F7F7F7F)  # high bit of each zero byte of v
     return ((t >> 7) * <uint64_t>0x0102040810204080) >> 56
 
-cdef inline int pushable_lines(const GameState* s) noexcept nogil:
-    """Bit e set when line e can be pushed (R-PUSH-3)."""
+cdef inline int empty_outer(const GameState* s) noexcept nogil:
+    """Bit o set when outer space o holds no tile."""
     cdef uint64_t lo = 0, hi = 0
     memcpy(&lo, &s.outer[0], 8)
     memcpy(&hi, &s.outer[8], NUM_OUTER - 8)
-    return PUSHABLE_LINES[empty_bytes(lo) | (empty_bytes(hi) << 8)]
+    return <int>(empty_bytes(lo) | (empty_bytes(hi) << 8))
+
+cdef inline int pushable_lines(const GameState* s) noexcept nogil:
+    """Bit e set when line e can be pushed (R-PUSH-3)."""
+    return PUSHABLE_LINES[empty_outer(s)]
+
+cdef inline uint64_t sides_to_clear(const GameState* s) noexcept nogil:
+    """Bit e set when side e (3 outer spaces) holds a tile to clear away."""
+    cdef int full = ~empty_outer(s)
+    return (((full & 7) != 0) | (((full & 0x38) != 0) << 1) | (((full & 0x1C0) != 0) << 2)
+            | (((full & 0xE00) != 0) << 3))
 
 cdef void add_card_plays(const Board* b, const GameState* s, int p, uint64_t* w) noexcept nogil:
     cdef uint64_t hand = s.players[p].hand, h, upper = 0
@@ -894,9 +904,7 @@ cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nog
     if s.avail[GRAY] > 0:
         add(w, A_MONEY)
     if s.avail[WHITE] > 0:
-        for e in range(4):
-            if s.outer[3 * e] != NO_TILE or s.outer[3 * e + 1] != NO_TILE or s.outer[3 * e + 2] != NO_TILE:
-                add(w, A_CLEAR + e)
+        add_mask(w, A_CLEAR, sides_to_clear(s))
     if s.avail[BROWN] > 0 and cards_left(s):
         if tower_in_force(s, 2):      # R-TOWER-T3
             if pl.coins >= 1:
