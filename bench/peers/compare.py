@@ -298,8 +298,8 @@ def main(argv=None):
                          "per decision in (b) (default 0.25)")
     ap.add_argument("--games", type=int, default=16,
                     help="(b) tournament games, seats alternated (default 16; 0 skips (b))")
-    ap.add_argument("--iterations", type=int, default=500,
-                    help="(c) simulations per decision for both (default 500)")
+    ap.add_argument("--iterations", type=int, default=200,
+                    help="(c) simulations per decision for both (default 200)")
     ap.add_argument("--iteration-games", type=int, default=16,
                     help="(c) tournament games at equal iterations (default 16; 0 skips (c))")
     ap.add_argument("--repeats", type=int, default=8,
