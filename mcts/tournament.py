@@ -284,15 +284,18 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True, log=None) -> dict:
+                   progress: bool = True, log=None, scheduler=None) -> dict:
     """Play the games not yet in `out_dir` and return the summary.
 
     A folder of the same tournament (same settings except --games) is resumed
     or extended: games already in games.jsonl are kept and not played again.
-    `log(text)`, if given, hears that a run resumes."""
+    `log(text)`, if given, hears that a run resumes. Games are played by
+    `play_games`: `scheduler`, if given, is an executor whose ``map(fn, games)``
+    plays them (a cluster backend slots in here); by default a local pool of
+    `workers` processes."""
     validate_config(cfg)
     if out_dir is None:
-        return _play(cfg, None, [], workers, progress)
+        return _play(cfg, None, [], workers, progress, scheduler)
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -317,7 +320,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         done = [r for r in rows if r["game"] in scheduled]
         if done and log is not None:
             log(f"resuming: {len(done)} of {len(scheduled)} games already played (in {out})")
-        summary = _play(cfg, games_file, done, workers, progress)
+        summary = _play(cfg, games_file, done, workers, progress, scheduler)
         write_results(out, cfg, done, summary)  # _play added the new games to done
         return summary
     finally:
@@ -325,7 +328,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
 
 
 def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
-          progress: bool) -> dict:
+          progress: bool, scheduler=None) -> dict:
     """Play the scheduled games not in `rows`, appending each to `rows` (and to
     `games_file` at once); returns the summary."""
     done = {r["game"] for r in rows}
@@ -340,14 +343,8 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None
     try:
-        if workers > 1 and len(todo) > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
-                for row in pool.imap_unordered(_run_one, todo):
-                    _keep(row, rows, sink, bar)
-        else:
-            for args in todo:
-                _keep(_run_one(args), rows, sink, bar)
+        for row in play_games(todo, workers, scheduler):
+            _keep(row, rows, sink, bar)
     finally:
         if sink:
             sink.close()
@@ -355,6 +352,23 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
             bar.close()
     rows.sort(key=lambda r: r["game"])
     return summarize(cfg, rows)
+
+
+def play_games(todo: list, workers: int = 1, scheduler=None):
+    """Yield the result row of every game in `todo` (tuples as `_run_one` takes).
+
+    The one place where games are dispatched: `scheduler.map(_run_one, todo)`
+    when a scheduler (any concurrent.futures-style executor) is given, else a
+    local fork pool of `workers` processes, else this process."""
+    if scheduler is not None:
+        yield from scheduler.map(_run_one, todo)
+    elif workers > 1 and len(todo) > 1:
+        ctx = mp.get_context("fork")
+        with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
+            yield from pool.imap_unordered(_run_one, todo)
+    else:
+        for args in todo:
+            yield _run_one(args)
 
 
 def _keep(row, rows, sink, bar):

@@ -17,7 +17,7 @@ from cli.main import main
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench",
-            "apply", "annotate"]
+            "apply", "annotate", "ladder", "tune"]
 
 
 def run(*args):
