@@ -7,9 +7,9 @@ field of three greedy bots). Each deal is played N times with that line-up
 rotated one seat at a time, so every bot sits in every seat on the same deal
 and luck of the deal and of the seat cancels out.
 
-Games run in worker processes; each finished game is appended to
-`games.jsonl` in the output folder at once, so an interrupted tournament
-keeps its games and resumes where it stopped.
+Games run in worker processes, or as tasks on a Dask cluster (mcts.cluster);
+each finished game is appended to `games.jsonl` in the output folder at once,
+so an interrupted tournament keeps its games and resumes where it stopped.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,8 +219,12 @@ def _run_one(args):
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True) -> dict:
-    """Play the games not yet in `out_dir` and return the summary."""
+                   progress: bool = True, executor=None) -> dict:
+    """Play the games not yet in `out_dir` and return the summary.
+
+    Games run in `workers` local processes, or on `executor` if given: an
+    object whose `map_unordered(fn, items)` yields fn(item) for every item
+    in any order and whose `describe()` says where (mcts.cluster.DaskExecutor)."""
     validate_config(cfg)
     rows: list[dict] = []
     games_file = None
@@ -252,25 +257,37 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
             # rewrite without a torn last line
             write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
     done = {r["game"] for r in rows}
-    todo = [(g, s, r, seats, cfg.variant, cfg.board) for g, s, r, seats in cfg.schedule()
+    board = cfg.board
+    if executor is not None and board is not None:
+        from ulm.board import load_board
+        board = load_board(board)  # workers on other machines have no copy of the file
+    todo = [(g, s, r, seats, cfg.variant, board) for g, s, r, seats in cfg.schedule()
             if g not in done]
     bar = None
     if progress and todo:
         import tqdm as tqdm_module
         from tqdm import tqdm
         tqdm_module.tqdm.monitor_interval = 0  # no monitor thread before the workers fork
+        n = min(workers, len(todo))
+        print(executor.describe() if executor is not None else
+              f"playing on {n} local worker process{'es' if n > 1 else ''}", file=sys.stderr)
         bar = tqdm(total=len(cfg.schedule()), initial=len(done), unit="game",
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None
     try:
-        if workers > 1 and len(todo) > 1:
+        if executor is not None:
+            for row in executor.map_unordered(_run_one, todo):
+                _keep(row, rows, sink, bar, done)
+                if bar:
+                    bar.set_postfix_str(executor.status(), refresh=False)
+        elif workers > 1 and len(todo) > 1:
             ctx = mp.get_context("fork")
             with ctx.Pool(workers) as pool:
                 for row in pool.imap_unordered(_run_one, todo):
-                    _keep(row, rows, sink, bar)
+                    _keep(row, rows, sink, bar, done)
         else:
             for args in todo:
-                _keep(_run_one(args), rows, sink, bar)
+                _keep(_run_one(args), rows, sink, bar, done)
     finally:
         if sink:
             sink.close()
@@ -283,7 +300,10 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
     return summary
 
 
-def _keep(row, rows, sink, bar):
+def _keep(row, rows, sink, bar, done):
+    if row["game"] in done:  # a game run twice (a worker lost after finishing it): keep one
+        return
+    done.add(row["game"])
     rows.append(row)
     if sink:
         sink.write(json.dumps(row) + "\n")
