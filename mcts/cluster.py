@@ -25,6 +25,8 @@ INSTALL_HINT = ("install the cluster extra: pip install 'ulm-engine[cluster]' "
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
 RETRIES = 3             # re-runs of a game whose task raised (e.g. a worker out of memory)
 STATUS_EVERY = 2.0      # seconds between worker counts for the progress bar
+TASK_SECONDS = 0.25     # games per task: as many as take this long (1 for games of seconds)
+MAX_BATCH = 64
 
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|[\w.-]+:\d+")  # tcp://HOST:PORT, HOST:PORT
 
@@ -71,7 +73,8 @@ class DaskExecutor:
         self.client = None
         self.cluster = None
         self._status = ""
-        self._status_at = 0.0
+        self._status_at = None
+        self._threads_seen = 1
         _import_distributed()  # fail early and clearly without the extra
 
     def __enter__(self) -> "DaskExecutor":
@@ -119,8 +122,9 @@ class DaskExecutor:
     def status(self) -> str:
         """A short worker count for the progress bar, refreshed every few seconds."""
         now = time.monotonic()
-        if now - self._status_at >= STATUS_EVERY:
-            self._status = _count(self.workers()[0], "worker")
+        if self._status_at is None or now - self._status_at >= STATUS_EVERY:
+            workers, self._threads_seen = self.workers()
+            self._status = _count(workers, "worker")
             self._status_at = now
         return self._status
 
@@ -129,24 +133,89 @@ class DaskExecutor:
     def map_unordered(self, fn, items, name: str = "ulm-game"):
         """Yield fn(item) for every item, in the order they finish.
 
-        Every item is one task; a task on a worker that dies is rerun on
-        another one. Leaving early (Ctrl-C, an error) cancels what is left."""
+        Items are sent in tasks of a few at a time: one at first, then as many
+        as take about TASK_SECONDS, so that games of milliseconds do not pay
+        Dask's per-task cost each (see docs/cluster.md). A task on a worker
+        that dies is run again on another one. Leaving early (Ctrl-C, an
+        error) cancels what is left."""
         distributed = _import_distributed()
+        items = list(items)
         run = uuid.uuid4().hex[:8]  # keys unique to this run: other clients may share the cluster
-        futures = [self.client.submit(fn, item, key=f"{name}-{run}-{i}", retries=RETRIES)
-                   for i, item in enumerate(items)]
+        sizer = TaskSizer()
+        next_item = 0
+
+        def submit():
+            nonlocal next_item
+            k = sizer.size(len(items) - next_item, self._threads())
+            batch = items[next_item:next_item + k]
+            fut = self.client.submit(_play_batch, fn, batch, key=f"{name}-{run}-{next_item}",
+                                     retries=RETRIES)
+            next_item += k
+            return fut
+
+        def fill():
+            while next_item < len(items) and pending.count() < sizer.window(self._threads()):
+                pending.add(submit())
+
+        if not items:
+            return
+        self._status_at = None  # a fresh count of threads for the first tasks
+        pending = distributed.as_completed([submit()])
         try:
-            for fut in distributed.as_completed(futures):
+            fill()
+            for fut in pending:
                 try:
-                    result = fut.result()
+                    results, seconds = fut.result()
                 except distributed.KilledWorker as exc:
                     raise ClusterError(
                         f"a game was running on every worker that died ({exc}); the games "
                         "finished so far are kept: run the same command again to resume") from None
                 fut.release()
-                yield result
+                sizer.observe(len(results), seconds)
+                fill()
+                yield from results
         finally:
-            self.client.cancel([f for f in futures if not f.done()])
+            self.client.cancel(list(pending.futures))
+
+    def _threads(self) -> int:
+        self.status()  # refreshes the count every few seconds
+        return max(1, self._threads_seen)
+
+
+class TaskSizer:
+    """How many games go into the next task, from the time games have taken.
+
+    A task should take about TASK_SECONDS (Dask costs some milliseconds per
+    task), hold at most MAX_BATCH games, and leave work for every thread to
+    the end: no task takes more than its share of what is left."""
+
+    def __init__(self):
+        self.items = 0
+        self.seconds = 0.0
+
+    def observe(self, items: int, seconds: float) -> None:
+        self.items += items
+        self.seconds += seconds
+
+    def size(self, left: int, threads: int) -> int:
+        if self.items == 0 or left <= 0:
+            return 1
+        per_item = self.seconds / self.items
+        want = int(TASK_SECONDS / per_item) if per_item > 0 else MAX_BATCH
+        share = -(-left // (2 * threads))  # ceil: two tasks a thread for the rest
+        return max(1, min(want, MAX_BATCH, share))
+
+    @staticmethod
+    def window(threads: int) -> int:
+        """Tasks kept submitted: enough that no thread waits for the client."""
+        return 2 * threads + 2
+
+
+def _play_batch(fn, items):
+    """Runs on a worker: fn on each item, and the seconds it took."""
+    t0 = time.perf_counter()
+    results = [fn(item) for item in items]
+    return results, time.perf_counter() - t0
 
 
 def _count(n: int, noun: str) -> str:

@@ -388,3 +388,28 @@ def test_a_task_is_small():
     g, s, r, seats = cfg.schedule()[0]
     size = task_bytes(tournament._run_one, (g, s, r, seats, cfg.variant, None))
     assert 50 < size < 400
+
+
+def test_task_sizes_follow_the_time_games_take():
+    from mcts.cluster import MAX_BATCH, TASK_SECONDS, TaskSizer
+    sizer = TaskSizer()
+    assert sizer.size(1000, 4) == 1                  # nothing known yet: one game a task
+    sizer.observe(10, 10 * 0.005)                    # games of 5 ms
+    assert sizer.size(10_000, 4) == min(MAX_BATCH, int(TASK_SECONDS / 0.005))
+    assert sizer.size(40, 4) == 5                    # at most two tasks a thread for the rest
+    assert sizer.size(1, 4) == 1
+    slow = TaskSizer()
+    slow.observe(2, 2 * 3.0)                         # games of seconds: one a task
+    assert slow.size(10_000, 4) == 1
+    assert TaskSizer.window(8) >= 2 * 8              # every thread has its next task queued
+
+
+@needs_dask
+def test_every_game_arrives_once_whatever_the_batching(dask_cluster, monkeypatch):
+    import mcts.cluster as cluster
+    items = list(range(37))
+    for seconds in (0.0, 0.25, 100.0):               # one a task, batches, as big as allowed
+        monkeypatch.setattr(cluster, "TASK_SECONDS", seconds)
+        with DaskExecutor(dask_cluster.address) as ex:
+            got = list(ex.map_unordered(abs, items))
+        assert sorted(got) == items
