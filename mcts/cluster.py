@@ -13,6 +13,7 @@ it should arrive twice.
 """
 from __future__ import annotations
 
+import logging
 import re
 import time
 import uuid
@@ -72,18 +73,31 @@ class DaskExecutor:
         self.connect_timeout = connect_timeout
         self.client = None
         self.cluster = None
+        self._own_client = True
         self._status = ""
         self._status_at = None
         self._threads_seen = 1
         _import_distributed()  # fail early and clearly without the extra
 
+    @classmethod
+    def from_client(cls, client) -> "DaskExecutor":
+        """An executor on a Client the caller opened (and closes), e.g. one on a
+        dask-jobqueue SLURMCluster started in the same script."""
+        ex = cls(client.scheduler.address)
+        ex.client = client
+        ex._own_client = False
+        return ex
+
     def __enter__(self) -> "DaskExecutor":
+        if self.client is not None:  # from_client: already connected
+            return self
         distributed = _import_distributed()
         if self.kind == "local":
             # processes, one thread each: the games hold the GIL in Python code
             self.cluster = distributed.LocalCluster(
                 n_workers=self.target, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None)
+                host="127.0.0.1", dashboard_address=None,
+                silence_logs=logging.CRITICAL)  # no shutdown chatter between our lines
             self.client = distributed.Client(self.cluster)
         else:
             try:
@@ -96,6 +110,8 @@ class DaskExecutor:
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if not self._own_client:
+            return
         if self.client is not None:
             self.client.close()
         if self.cluster is not None:

@@ -413,3 +413,13 @@ def test_every_game_arrives_once_whatever_the_batching(dask_cluster, monkeypatch
         with DaskExecutor(dask_cluster.address) as ex:
             got = list(ex.map_unordered(abs, items))
         assert sorted(got) == items
+
+
+@needs_dask
+def test_an_executor_on_the_callers_client_leaves_it_open(dask_cluster, local_run, tmp_path):
+    with distributed.Client(dask_cluster.address) as client:
+        with DaskExecutor.from_client(client) as ex:
+            run_tournament(TournamentConfig(**CFG), tmp_path / "t", progress=False, executor=ex)
+        assert client.status == "running"
+        assert sum(client.nthreads().values()) == 2
+    _assert_same_tournament(local_run, tmp_path / "t", 12)
