@@ -184,7 +184,8 @@ class DaskExecutor:
                     results, seconds = fut.result()
                 except distributed.KilledWorker as exc:
                     raise ClusterError(
-                        f"a game was running on every worker that died ({exc}); the games "
+                        f"task {exc.task} brought down every worker that ran it "
+                        f"({exc.allowed_failures + 1} workers; see their logs); the games "
                         "finished so far are kept: run the same command again to resume") from None
                 fut.release()
                 sizer.observe(len(results), seconds)

@@ -423,3 +423,13 @@ def test_an_executor_on_the_callers_client_leaves_it_open(dask_cluster, local_ru
         assert client.status == "running"
         assert sum(client.nthreads().values()) == 2
     _assert_same_tournament(local_run, tmp_path / "t", 12)
+
+
+@needs_dask
+def test_a_game_that_kills_every_worker_it_runs_on_ends_the_run_clearly(own_cluster):
+    """A task that brings its worker down each time (here os._exit) is given up
+    after Dask's allowed failures, with a message saying the games are kept."""
+    from mcts.cluster import ClusterError
+    with DaskExecutor(own_cluster.address) as ex:
+        with pytest.raises(ClusterError, match="brought down every worker.*run the same command again"):
+            list(ex.map_unordered(os._exit, [3]))
