@@ -106,6 +106,7 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
+    _workers_or_scheduler(scheduler)
     try:
         validate_config(cfg)  # before reaching or starting a cluster
         with open_executor(scheduler) as executor:
@@ -121,3 +122,11 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
         click.echo(format_table(summary))
         if out:
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")
+
+
+def _workers_or_scheduler(scheduler) -> None:
+    """--workers counts local processes: with --scheduler it would be ignored."""
+    ctx = click.get_current_context()
+    if scheduler and ctx.get_parameter_source("workers") == click.core.ParameterSource.COMMANDLINE:
+        raise InputError("--workers: counts local worker processes and cannot go with "
+                         "--scheduler (the cluster's workers play; local:N starts N of them)")

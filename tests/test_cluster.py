@@ -433,3 +433,10 @@ def test_a_game_that_kills_every_worker_it_runs_on_ends_the_run_clearly(own_clus
     with DaskExecutor(own_cluster.address) as ex:
         with pytest.raises(ClusterError, match="brought down every worker.*run the same command again"):
             list(ex.map_unordered(os._exit, [3]))
+
+
+def test_workers_and_scheduler_together_are_refused(tmp_path):
+    res = CliRunner().invoke(main, ["tournament", "--bots", "greedy", "random", "--games", "2",
+                                    "--workers", "2", "--scheduler", "local:2"])
+    assert res.exit_code == 2, res.output
+    assert "Error: --workers: " in res.stderr and "--scheduler" in res.stderr
