@@ -52,7 +52,7 @@ cdef class Searcher:
 
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil
     cdef void iterate(self) noexcept nogil
-    cdef long long run_loop(self, long long max_iterations, double max_seconds) noexcept nogil
+    cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil
     cdef dict _subtree(self, int node, int depth, double min_share, bint whole)
 
 

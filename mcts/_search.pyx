@@ -34,6 +34,9 @@ from libc.math cimport sqrt, log, tanh, INFINITY
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()     # -1 with the exception set (KeyboardInterrupt) if a handler raised
+
 from ulm._fastcore cimport *
 
 cdef extern from *:
@@ -45,6 +48,8 @@ NODE_BYTES = sizeof(Node)
 ROLLOUTS = ("random", "heuristic")
 KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
+cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
+SIGNAL_CHECK_SECONDS = SIGNAL_CHECK
 DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most; the tree stops growing there
 INITIAL_NODES = 1 << 12
 
@@ -57,18 +62,6 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-def derive_seed(seed, index):
-    """The seed of worker/determinization `index` derived from a user's seed."""
-    return int(mix64(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-                     + <uint64_t>0x9E3779B97F4A7C15 * <uint64_t>(int(index) + 1)))
 
 
 cdef inline bint free_quarter_beside(const Board* b, const GameState* s, int p) noexcept nogil:
@@ -718,12 +711,23 @@ cdef class Searcher:
                 self.root_win[k][p] += won[p] / <double>m
         self.iterations += 1
 
-    cdef long long run_loop(self, long long max_iterations, double max_seconds) noexcept nogil:
+    cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil:
         cdef long long done = 0
         cdef double start = now_seconds(), deadline = start + max_seconds
+        cdef double check_at = start + SIGNAL_CHECK, t
+        cdef int failed
         while done < max_iterations:
-            if max_seconds >= 0 and now_seconds() >= deadline and done > 0:
+            t = now_seconds()
+            if max_seconds >= 0 and t >= deadline and done > 0:
                 break
+            if t >= check_at:
+                # Ctrl-C: Python's handler runs only when asked, so ask every few ms
+                check_at = t + SIGNAL_CHECK
+                with gil:
+                    failed = PyErr_CheckSignals()
+                if failed:
+                    self.seconds += now_seconds() - start
+                    return -1
             self.iterate()
             done += 1
         self.seconds += now_seconds() - start

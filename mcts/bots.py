@@ -17,15 +17,20 @@ Specs: ``NAME`` or ``NAME:OPTION=VALUE,OPTION=VALUE``. Bots:
   reference for experiments only, never for advice.
 
 Every bot is seeded (``seed=``, default 0): the same seed and the same
-sequence of states give the same decisions.
+sequence of states give the same decisions. Decision k draws from the stream
+``ulm.derive_seed(seed, k)``. In a game (mcts.tournament.play_game) the bot's
+seed is first mixed with the deal's seed and the seat, so a seed written in a
+spec keeps games reproducible while every game gets its own stream.
 """
 from __future__ import annotations
 
 import difflib
-import random as _random
+
+from ulm import derive_seed
 
 from mcts import _search
-from mcts.search import DEFAULT_C, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, ROLLOUTS, search
+from mcts.search import (DEFAULT_C, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, ROLLOUTS,
+                         check_workers, search)
 
 
 def _positive_int(name):
@@ -71,6 +76,14 @@ def _positive_float(name):
     return parse
 
 
+def _workers(text):
+    value = _positive_int("workers")(text)
+    try:
+        return check_workers(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("workers: ", "workers must be ", 1)) from None
+
+
 def _rollout(text):
     if text not in ROLLOUTS:
         raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {text!r}")
@@ -99,6 +112,11 @@ class Bot:
         self.seed = self.config["seed"]
         self.calls = 0
 
+    def reseed(self, seed: int) -> None:
+        """Start again from `seed` (the decisions' streams derive from it)."""
+        self.config["seed"] = self.seed = seed
+        self.calls = 0
+
     @property
     def spec(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.config.items()) if v is not None)
@@ -110,7 +128,7 @@ class Bot:
     def _next_seed(self) -> int:
         """A fresh seed for each decision, derived from the bot's seed."""
         self.calls += 1
-        return _search.derive_seed(self.seed, self.calls)
+        return derive_seed(self.seed, self.calls)
 
     def choose(self, state) -> int:
         if state.current_player() < 0:
@@ -126,12 +144,10 @@ class RandomBot(Bot):
     """Uniform among the legal decisions."""
     name = "random"
 
-    def __init__(self, **options):
-        super().__init__(**options)
-        self.rng = _random.Random(self.seed)
-
     def _choose(self, state):
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        # the top 32 bits scaled to the count: uniform to within 2**-25
+        return legal[((self._next_seed() >> 32) * len(legal)) >> 32]
 
 
 class GreedyBot(Bot):
@@ -155,7 +171,7 @@ class IsmctsBot(_SearchBot):
     """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
     name = "ismcts"
     determinize = True
-    options = dict(_SEARCH_OPTIONS, workers=_positive_int("workers"))
+    options = dict(_SEARCH_OPTIONS, workers=_workers)
     defaults = {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "workers": 1, "seed": 0}
     last_result = None
@@ -191,9 +207,9 @@ class PimcBot(_SearchBot):
         value: dict = {}
         per_tree_time = None if cfg.get("time") is None else cfg["time"] / cfg["determinizations"]
         for d in range(cfg["determinizations"]):
-            world = state.resample_from_infostate(player, _search.derive_seed(base, 2 * d))
+            world = state.resample_from_infostate(player, derive_seed(base, d, 0))
             tree = _search.Searcher(world, c=cfg["c"], rollout=cfg["rollout"],
-                                    seed=_search.derive_seed(base, 2 * d + 1),
+                                    seed=derive_seed(base, d, 1),
                                     margin_weight=cfg["margin"], determinize=False)
             tree.run(cfg["iterations"], per_tree_time)
             for key, visits, _avail, rewards, _wins in tree.root_stats():

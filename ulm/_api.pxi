@@ -54,6 +54,18 @@ def _action_names():
 
 
 ACTION_NAMES = _action_names()
+
+
+def derive_seed(seed, stream, *streams):
+    """The seed of a sub-stream: `seed` mixed with `stream`, then with each of
+    `streams` in turn (splitmix64's finaliser, see `mix_seed`). Every random
+    choice of the project takes its seed from a user's seed through this.
+    Seeds are taken modulo 2**64; the result is in 0 .. 2**64-1."""
+    cdef uint64_t h = mix_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF),
+                               <uint64_t>(int(stream) & 0xFFFFFFFFFFFFFFFF))
+    for s in streams:
+        h = mix_seed(h, <uint64_t>(int(s) & 0xFFFFFFFFFFFFFFFF))
+    return int(h)
 _ACTION_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 
 
@@ -249,7 +261,7 @@ cdef class State:
         rng_seed(&r, <uint64_t>seed)
         determinize(&st.s, player, &r)
         # the dealer decides future chance events: a resampled world gets its own
-        rng_seed(&st.dealer, rng_next(&r))
+        rng_seed(&st.dealer, mix_seed(<uint64_t>seed, 1))
         return st
 
     def random_playout(self, seed):

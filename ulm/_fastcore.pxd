@@ -317,6 +317,7 @@ cdef inline int push_cell(int e, int i) noexcept nogil:
     return k + 6 - 3 * i
 
 
+cdef uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil
 cdef uint64_t rng_next(Rng* r) noexcept nogil
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil
 cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil

@@ -122,15 +122,25 @@ PUSH_EXIT_OUTER = tuple(int(PUSH_OUT[e]) for e in range(12))
 # ---------------------------------------------------------------------------
 # Random numbers: splitmix64 (one 64-bit word of state, so states clone freely)
 
-cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
-    r.s = seed * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>0x632BE59BD9B4E019
-
-cdef uint64_t rng_next(Rng* r) noexcept nogil:
-    r.s += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = r.s
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: a bijection that scrambles every bit into every other."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+cdef uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil:
+    """The one seed-mixing function: the seed of sub-stream `stream` of `seed`.
+    Neighbouring seeds and neighbouring streams give unrelated results."""
+    return mix64(mix64(seed + <uint64_t>0x9E3779B97F4A7C15)
+                 + <uint64_t>0xD1B54A32D192ED03 * (stream + 1))
+
+cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    # mixed: with `seed * phi + c`, seed n+1's stream was seed n's one step on
+    r.s = mix_seed(seed, 0)
+
+cdef uint64_t rng_next(Rng* r) noexcept nogil:
+    r.s += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(r.s)
 
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)

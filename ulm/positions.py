@@ -17,7 +17,7 @@ from pathlib import Path
 from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
                            SOURCES, TASKS, TOWER_TILES)
-from ulm.board import BoardError
+from ulm.board import CATHEDRAL_CARDS, BoardError
 from ulm.game import VARIANTS, Game
 from ulm.jsonfile import dumps, read_json, write_atomically  # noqa: F401 (re-exported)
 
@@ -34,7 +34,37 @@ DESC_UNSEEN = core.DESC_UNSEEN_
 TILES_PER_COLOUR = core.TILES_PER_COLOUR_
 TASK_IDS = {name: code for code, name in TASKS.items()}
 DOCK_REFILL = TASK_IDS["dock refill"]
-PHASE_GAME_OVER = PHASES.index("game over")
+PHASE_BEFORE_DRAW, PHASE_PUSH, PHASE_ACTIONS, PHASE_GAME_OVER = (
+    PHASES.index(p) for p in ("before draw", "push", "actions", "game over"))
+MAX_BARGE_MOVE = sum(1 for a in core.ACTION_NAMES if a.startswith("move barge ")) - 1
+MAX_ACTIONS = 20        # of one colour in a turn; far above what play can reach
+MAX_POINTS = 999        # a score or one source of points, either sign
+LOOKED_CARDS = 3        # the Goose Tower's look at 3 (R-PRIV-GOOSE)
+LOOKED_COATS = 2        # a Leaning House / Garden privilege draws 2 coats
+
+# What the argument of each pending task means (the core's task_arg), as
+# (lowest, highest, meaning); tasks not listed take no argument (0). The set-up
+# draws and the automatic round start never wait in a position: new_game() and
+# every decision run them at once.
+_T = TASK_IDS
+TASK_ARGS = {
+    _T["draw tile to push"]: (0, 1, "the slot of the drawn tile: 0, or 1 for a Builder's second tile"),
+    _T["barge move"]: (1, MAX_BARGE_MOVE, "the most river spaces the barge may move"),
+    _T["reformation pick"]: (1, 2, "the tiles still to take from outer spaces"),
+    _T["cathedral payment"]: (0, len(CATHEDRAL_CARDS) - 1,
+                              "the cathedral card paid for, by number: "
+                              + ", ".join(f"{i} {c}" for i, c in enumerate(CATHEDRAL_CARDS))),
+}
+AMOUNT_CARDS = (CARDS.index("Siege"), CARDS.index("Ulm Sparrow"))
+NEVER_PENDING = {_T["grid fill"]: "a set-up draw", _T["player tile"]: "a set-up draw",
+                 _T["descendant reveal"]: "a set-up draw",
+                 _T["round start"]: "run at once when a round ends"}
+# tasks that only an action of one phase queues (tile actions are used in 'actions')
+TASK_PHASES = {
+    _T["draw tile to push"]: (PHASE_PUSH,), _T["builder keep"]: (PHASE_PUSH,),
+    _T["patrician colour"]: (PHASE_BEFORE_DRAW,), _T["tower reveal"]: (PHASE_BEFORE_DRAW,),
+    _T["tower payment"]: (PHASE_ACTIONS,),
+}
 
 
 class PositionError(ValueError):
@@ -218,7 +248,7 @@ class _Reader:
                 self.fail(f"{path}[{i}]", f"{choices[v]!r} is listed twice")
         return out
 
-    def colour_counts(self, obj, key, where, default=...):
+    def colour_counts(self, obj, key, where, default=..., hi=None):
         counts = self.field(obj, key, where, dict, default)
         path = f"{where}.{key}" if where else key
         out = [0] * len(COLOURS)
@@ -228,6 +258,8 @@ class _Reader:
                 self.fail(f"{path}.{name}", f"must be a whole number, got {n!r}")
             if n < 0:
                 self.fail(f"{path}.{name}", f"must be >= 0, got {n}")
+            if hi is not None and n > hi:
+                self.fail(f"{path}.{name}", f"must be <= {hi}, got {n}")
             out[c] = n
         return out
 
@@ -247,6 +279,152 @@ TURN_FIELDS = ("drawn", "actions", "free card play", "extra river steps", "T5 se
                "draw swap used", "merchant used", "T10 used", "pushed out at")
 PLAYER_FIELDS = ("name", "score", "vp", "coins", "sparrows", "barge", "supply", "seals", "coats",
                  "unmarked coats", "descendants", "in front", "hand", "hand size")
+
+
+def _task_arg(rd: _Reader, task: dict, t: int, where: str, n: int) -> int:
+    """The argument of pending task `t`, checked against what the core reads it as."""
+    name = TASKS[t]
+    if t in NEVER_PENDING:
+        rd.fail(f"{where}.task", f"{name!r} is {NEVER_PENDING[t]}: it never waits in a position")
+    arg = rd.field(task, "arg", where, int, 0)
+    if t in TASK_ARGS:
+        lo, hi, meaning = TASK_ARGS[t]
+        if not lo <= arg <= hi:
+            rd.fail(f"{where}.arg", f"{name!r} takes {meaning}: {lo}..{hi}, got {arg}")
+    elif t == _T["amount"]:
+        if arg not in AMOUNT_CARDS:
+            rd.fail(f"{where}.arg", f"'amount' takes the card being played: "
+                    + " or ".join(f"{c} ({CARDS[c]})" for c in AMOUNT_CARDS) + f", got {arg}")
+    elif arg != 0:
+        rd.fail(f"{where}.arg", f"{name!r} takes no argument (0), got {arg}")
+    return arg
+
+
+def _check_phase_tasks(rd: _Reader, phase: int, tasks: list[int]) -> None:
+    """Tasks that only one phase can hold; nothing waits once the game is over."""
+    if phase == PHASE_GAME_OVER and tasks:
+        rd.fail("pending", "a finished game has no pending tasks")
+    for i, t in enumerate(tasks):
+        if t in TASK_PHASES and phase not in TASK_PHASES[t]:
+            rd.fail(f"pending[{i}]", f"{TASKS[t]!r} waits only in phase "
+                    + " or ".join(repr(PHASES[p]) for p in TASK_PHASES[t])
+                    + f", not in {PHASES[phase]!r}")
+
+
+def _check_drawn(rd: _Reader, phase: int, tasks: list[int], args: list[int], drawn: list[int]) -> None:
+    """The drawn tile(s): drawn at the draw, pushed at the push (R-DRAW-1..3)."""
+    phase_name = PHASES[phase]
+    if phase == PHASE_PUSH:
+        slots = 2 if _T["builder keep"] in tasks else 1
+        waiting = sorted(a for t, a in zip(tasks, args) if t == _T["draw tile to push"])
+        if len(drawn) > slots or waiting != list(range(len(drawn), slots)):
+            if not drawn and not waiting:
+                rd.fail("turn.drawn", "phase 'push' needs the drawn tile")
+            rd.fail("turn.drawn", f"{len(drawn)} drawn tile(s), but the pending 'draw tile to "
+                    f"push' tasks (slots {waiting}) need {slots} in all"
+                    + (" (a Builder's 2 tiles while 'builder keep' is pending)" if slots == 2 else ""))
+    elif drawn:
+        if phase == PHASE_BEFORE_DRAW:
+            rd.fail("turn.drawn", "no tile is drawn before the draw (phase 'before draw')")
+        rd.fail("turn.drawn", f"the drawn tile is pushed before the actions (phase {phase_name!r})")
+
+
+def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> bool:
+    """The turn fields against the phase, the pending tasks, the tower tile in
+    force and the mover's Descendants (the values the core can reach); returns
+    the T5 seal flag (default: available when T5 is in force)."""
+    mover = r["turn_player"]
+    phase_name = PHASES[phase]
+
+    def owns(d):
+        return r["desc"][DESCENDANTS.index(d)] == mover
+
+    def in_force(t):
+        return r["tower_current"] == TOWER_TILES.index(t)
+
+    def pending(name):
+        return [i for i, t in enumerate(tasks) if t == _T[name]]
+
+    for i in pending("builder keep"):
+        if not owns("Builder"):
+            rd.fail(f"pending[{i}]", f"'builder keep' needs the Builder, and {SEATS[mover]} "
+                    "does not own it (R-DRAW-3)")
+
+    # what only the push and the actions give
+    if phase in (PHASE_BEFORE_DRAW, PHASE_PUSH):
+        for c, k in enumerate(r["avail"]):
+            if k:
+                rd.fail(f"turn.actions.{COLOURS[c]}", f"actions come from the push; none in "
+                        f"phase {phase_name!r}")
+        if r["river_extra"]:
+            rd.fail("turn.extra river steps", f"they come from a river action; none in phase "
+                    f"{phase_name!r}")
+        if r["pushed_out_at"] >= 0:
+            rd.fail("turn.pushed out at", f"no tile is pushed out before the push (phase "
+                    f"{phase_name!r})")
+        if r["t10_used"]:
+            rd.fail("turn.T10 used", f"T10 takes the tile pushed out this turn; none in phase "
+                    f"{phase_name!r}")
+    if phase == PHASE_BEFORE_DRAW and r["draw_swap_used"]:
+        rd.fail("turn.draw swap used", "the joker and the Scholar swap the drawn tile; nothing "
+                "is drawn in phase 'before draw' (R-DRAW-5, R-DRAW-6)")
+    most = owns("Barge Driver") + in_force("T1")
+    if r["river_extra"] > most:
+        rd.fail("turn.extra river steps", f"at most {most} here (1 with the Barge Driver, 1 with "
+                f"tower tile T1, R-ACT-RIVER-1), got {r['river_extra']}")
+    if r["t10_used"]:
+        if not in_force("T10"):
+            rd.fail("turn.T10 used", "tower tile T10 is not in force")
+        if r["pushed_out_at"] < 0:
+            rd.fail("turn.T10 used", "T10 takes the tile pushed out this turn: give 'pushed out at'")
+    if t5_seal is None:
+        t5_seal = in_force("T5")
+    if t5_seal and not in_force("T5"):
+        rd.fail("turn.T5 seal", "tower tile T5 is not in force")
+    if not t5_seal and in_force("T5") and phase in (PHASE_BEFORE_DRAW, PHASE_PUSH):
+        rd.fail("turn.T5 seal", "tower tile T5 is in force and its seal action is used only in "
+                f"the actions, so it is still available in phase {phase_name!r}")
+
+    # tasks bound to the tower, to the start of a round or to looked-at cards and coats
+    for i in pending("tower reveal"):
+        if not r["advanced"]:
+            rd.fail(f"pending[{i}]", "tower tiles are revealed only in the advanced game")
+        if r["tower_next"] >= 0:
+            rd.fail(f"pending[{i}]", "'tower reveal' shows the next tower tile, but tower.next "
+                    "is already shown")
+        if r["round"] >= NUM_ROUNDS - 1:
+            rd.fail(f"pending[{i}]", "round 10 has no next tower tile to reveal")
+        if mover != 0 or len(tasks) != 1:
+            rd.fail(f"pending[{i}]", f"'tower reveal' happens alone at the start of a round, "
+                    f"with {SEATS[0]} to move (R-ROUND-1)")
+    for i in pending("tower payment"):
+        if not (in_force("T8") or in_force("T9")):
+            rd.fail(f"pending[{i}]", "'tower payment' is due only while T8 or T9 is in force")
+        if len(tasks) != 1:
+            rd.fail(f"pending[{i}]", "'tower payment' comes alone, after 'end turn' (R-TOWER-1)")
+    for look, keep, limit, field in (("look at card", "card keep", LOOKED_CARDS, "n_looked_cards"),
+                                     ("coat draw", "coat choice", LOOKED_COATS, "n_looked_coats")):
+        looks = pending(look)
+        for i in looks:
+            if not any(j < i for j in pending(keep)):
+                rd.fail(f"pending[{i}]", f"{look!r} draws for a {keep!r} pending below it")
+        if looks and r[field] + len(looks) > limit:
+            rd.fail(f"pending[{looks[0]}]", f"{r[field]} looked at and {len(looks)} more to draw: "
+                    f"at most {limit} are looked at")
+    return bool(t5_seal)
+
+
+def _check_waits_for_something(rd: _Reader, st: core.State, tasks: list[int]) -> None:
+    """A position waits for a decision with a legal choice, or a chance event
+    with an outcome; the engine never stops anywhere else."""
+    if st.is_terminal() or st.legal_actions():
+        return
+    if tasks:
+        what = "nothing to draw" if st.is_chance_node() else "no legal choice"
+        rd.fail(f"pending[{len(tasks) - 1}]", f"{TASKS[tasks[-1]]!r} has {what} in this "
+                "position (the engine settles such a task at once)")
+    rd.fail("phase", f"the player to move has no legal decision in phase "
+            f"{PHASES[st.raw()['phase']]!r} here")
 
 
 def position_to_state(data, source: str = "position", board=None) -> tuple[core.State, int]:
@@ -310,10 +488,10 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         rd.fail("turn.drawn", f"at most 2 drawn tiles (Builder), got {len(drawn_names)}")
     drawn = [rd.name(c, COLOURS, f"turn.drawn[{i}]", "colour") for i, c in enumerate(drawn_names)]
     r["drawn"] = drawn + [NO_TILE] * (2 - len(drawn))
-    r["avail"] = rd.colour_counts(turn, "actions", "turn", {})
+    r["avail"] = rd.colour_counts(turn, "actions", "turn", {}, hi=MAX_ACTIONS)
     r["free_play"] = int(rd.field(turn, "free card play", "turn", bool, True))
-    r["river_extra"] = rd.count(turn, "extra river steps", "turn", 0, hi=20)
-    r["t5_seal"] = int(rd.field(turn, "T5 seal", "turn", bool, False))
+    r["river_extra"] = rd.count(turn, "extra river steps", "turn", 0, hi=2)
+    t5_seal = rd.field(turn, "T5 seal", "turn", bool, None)  # default: T5 in force (below)
     r["draw_swap_used"] = int(rd.field(turn, "draw swap used", "turn", bool, False))
     r["merchant_used"] = int(rd.field(turn, "merchant used", "turn", bool, False))
     r["t10_used"] = int(rd.field(turn, "T10 used", "turn", bool, False))
@@ -334,16 +512,13 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         names = list(TASK_IDS)
         tasks.append(TASK_IDS[names[rd.name(rd.field(task, "task", where, str), names,
                                             f"{where}.task", "task")]])
-        args.append(rd.count(task, "arg", where, 0, lo=-1, hi=40))
+        args.append(_task_arg(rd, task, tasks[-1], where, n))
     r["task"] = tasks + [0] * (len(r["task"]) - len(tasks))
     r["task_arg"] = args + [0] * (len(r["task_arg"]) - len(args))
     r["n_tasks"] = len(tasks)
 
-    if phase == PHASES.index("push") and not drawn and not any(
-            t in (TASK_IDS["draw tile to push"], TASK_IDS["patrician colour"]) for t in tasks):
-        rd.fail("turn.drawn", "phase 'push' needs the drawn tile")
-    if phase == PHASES.index("before draw") and drawn:
-        rd.fail("turn.drawn", "no tile is drawn before the draw (phase 'before draw')")
+    _check_phase_tasks(rd, phase, tasks)
+    _check_drawn(rd, phase, tasks, args, drawn)
 
     # the board
     grid = rd.field(data, "grid", "", list)
@@ -401,7 +576,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         if name != SEATS[p]:
             rd.fail(f"{where}.name", f"seat {p} is {SEATS[p]!r}, got {name!r}")
         pl = r["players"][p]
-        pl["score"] = rd.field(pd, "score", where, int)
+        pl["score"] = rd.count(pd, "score", where, lo=-MAX_POINTS, hi=MAX_POINTS)
         vp = [0] * len(SOURCES)
         vp_in = rd.field(pd, "vp", where, dict, None)
         if vp_in is None:
@@ -411,6 +586,9 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
                 i = rd.name(src, SOURCES, f"{where}.vp", "source")
                 if isinstance(v, bool) or not isinstance(v, int):
                     rd.fail(f"{where}.vp.{src}", f"must be a whole number, got {v!r}")
+                if not -MAX_POINTS <= v <= MAX_POINTS:
+                    rd.fail(f"{where}.vp.{src}", f"must be between {-MAX_POINTS} and {MAX_POINTS}, "
+                            f"got {v}")
                 vp[i] = v
             if sum(vp) != pl["score"]:
                 rd.fail(f"{where}.vp", f"the sources add up to {sum(vp)}, but the score is {pl['score']}")
@@ -657,9 +835,12 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         if have > TILES_PER_COLOUR + r["tiles_added"] // len(COLOURS):
             rd.fail("tiles", f"{have} {COLOURS[c]} tiles, more than the game has")
 
+    r["t5_seal"] = int(_check_turn(rd, r, tasks, t5_seal, phase))
+
     st.set_raw(r)
     if is_view:
         st.seed_dealer(0)
+    _check_waits_for_something(rd, st, tasks)
     seat = viewer if is_view else mover
     return st, seat
 
