@@ -14,6 +14,7 @@ it should arrive twice.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import re
 import time
 import uuid
@@ -230,6 +231,10 @@ class TaskSizer:
 
 def _play_batch(fn, items):
     """Runs on a worker: fn on each item, and the seconds it took."""
+    # Dask's worker processes are daemonic, and multiprocessing refuses
+    # children to those; a bot's root-parallel search (ismcts:workers=2) forks
+    # its own. The flag only guards that check here (as in the local pool).
+    multiprocessing.current_process().daemon = False
     t0 = time.perf_counter()
     results = [fn(item) for item in items]
     return results, time.perf_counter() - t0

@@ -440,3 +440,15 @@ def test_workers_and_scheduler_together_are_refused(tmp_path):
                                     "--workers", "2", "--scheduler", "local:2"])
     assert res.exit_code == 2, res.output
     assert "Error: --workers: " in res.stderr and "--scheduler" in res.stderr
+
+
+@needs_dask
+def test_a_bot_with_its_own_worker_processes_plays_on_dask(dask_cluster, tmp_path):
+    """ismcts:workers=2 forks search processes inside a Dask worker (which Dask
+    starts as a daemonic process): same games as the local pool."""
+    cfg = TournamentConfig(bots=["ismcts:iterations=4,workers=2", "random"], players=2, games=2,
+                           seed=3)
+    run_tournament(cfg, tmp_path / "local", workers=1, progress=False)
+    with DaskExecutor(dask_cluster.address) as ex:
+        run_tournament(cfg, tmp_path / "dask", progress=False, executor=ex)
+    _assert_same_tournament(tmp_path / "local", tmp_path / "dask", 2)
