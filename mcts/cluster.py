@@ -16,6 +16,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import re
+import signal
+import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -94,11 +96,14 @@ class DaskExecutor:
             return self
         distributed = _import_distributed()
         if self.kind == "local":
-            # processes, one thread each: the games hold the GIL in Python code
-            self.cluster = distributed.LocalCluster(
-                n_workers=self.target, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
-                silence_logs=logging.CRITICAL)  # no shutdown chatter between our lines
+            # processes, one thread each: the games hold the GIL in Python code.
+            # The workers are started ignoring SIGINT (kept across their exec):
+            # Ctrl-C is this process's to handle, and closing the cluster ends them.
+            with _sigint_ignored():
+                self.cluster = distributed.LocalCluster(
+                    n_workers=self.target, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address=None,
+                    silence_logs=logging.CRITICAL)  # no shutdown chatter between our lines
             self.client = distributed.Client(self.cluster)
         else:
             try:
@@ -238,6 +243,18 @@ def _play_batch(fn, items):
     t0 = time.perf_counter()
     results = [fn(item) for item in items]
     return results, time.perf_counter() - t0
+
+
+@contextmanager
+def _sigint_ignored():
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _count(n: int, noun: str) -> str:
