@@ -1,12 +1,13 @@
 """Tournament games on a Dask cluster: `--scheduler tcp://HOST:8786` or `local:N`.
 
 Needs the optional extra: `pip install 'ulm-engine[cluster]'` (Dask's
-`distributed`). Each game is one Dask task, a pure function of its seats,
-deal seed, variant and board table, so a game lost with a worker is played
-again elsewhere (Dask reschedules it; `retries` covers a task that raised)
-and gives the same row. Only the client keeps state: it writes each row to
-`games.jsonl` as it arrives (mcts.tournament), and counts a game once even if
-it should arrive twice.
+`distributed`). A game is a pure function of its seats, deal seed, variant
+and board table; games go to the workers as Dask tasks of one or a few
+games (TaskSizer), so a task lost with a worker is played again elsewhere
+(Dask reschedules it; `retries` covers a task that raised) and gives the
+same rows. Only the client keeps state: it writes each row to `games.jsonl`
+as it arrives (mcts.tournament), and counts a game once even if it should
+arrive twice.
 
     with DaskExecutor("local:2") as ex:
         run_tournament(cfg, "out/", executor=ex)
@@ -27,7 +28,7 @@ from mcts.tournament import TournamentError
 INSTALL_HINT = ("install the cluster extra: pip install 'ulm-engine[cluster]' "
                 "(in a clone: pip install -e '.[cluster]')")
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
-RETRIES = 3             # re-runs of a game whose task raised (e.g. a worker out of memory)
+RETRIES = 3             # re-runs of a task that raised (a lost worker is not counted here)
 STATUS_EVERY = 2.0      # seconds between worker counts for the progress bar
 TASK_SECONDS = 0.25     # games per task: as many as take this long (1 for games of seconds)
 MAX_BATCH = 64
