@@ -65,7 +65,7 @@ def run_dask(cfg: TournamentConfig, ex: DaskExecutor) -> tuple[float, float]:
     """(wall seconds, CPU seconds of this process (client and scheduler) and the workers)."""
     w0 = sum(ex.client.run(_self_cpu).values())
     c0, t0 = _self_cpu(), time.perf_counter()
-    run_tournament(cfg, None, progress=False, executor=ex)
+    run_tournament(cfg, None, progress=False, scheduler=ex)
     wall = time.perf_counter() - t0
     return wall, _self_cpu() - c0 + sum(ex.client.run(_self_cpu).values()) - w0
 
@@ -110,7 +110,7 @@ def test_dask_local_cluster_greedy_x4(benchmark):
     with DaskExecutor("local:2") as ex:
         run_dask(config(8, seed=99), ex)
         benchmark.pedantic(run_tournament, args=(cfg, None),
-                           kwargs=dict(progress=False, executor=ex), rounds=3, iterations=1)
+                           kwargs=dict(progress=False, scheduler=ex), rounds=3, iterations=1)
     benchmark.extra_info["games_per_minute"] = round(
         len(cfg.schedule()) / benchmark.stats.stats.mean * 60)
     benchmark.extra_info.update(shipping(cfg))

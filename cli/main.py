@@ -163,10 +163,12 @@ def replay_cmd(record, at, viewer, as_json, output):
 
 # the commands of the other modules of cli/
 from cli.bench_cmd import bench  # noqa: E402
+from cli.ladder_cmd import ladder  # noqa: E402
 from cli.play_cmd import play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
+from cli.tune_cmd import tune  # noqa: E402
 
-for _command in (suggest, play, tournament, bench):
+for _command in (suggest, play, tournament, bench, ladder, tune):
     main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,7 +6,8 @@ import os
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+                 fail_on_input_errors)
 from mcts import MAX_WORKERS
 
 
@@ -86,10 +87,7 @@ def _split_specs(text: str) -> list[str]:
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel (without --scheduler).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Play the games as tasks on a Dask cluster: tcp://HOST:8786 (a running "
-                   "`dask scheduler`) or local:N (start N local worker processes); same games "
-                   "and results as without. Needs pip install 'ulm-engine[cluster]'.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
@@ -113,13 +111,13 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
                            board=board)
     if out == "":
         raise InputError("--out: no folder name given")
-    _workers_or_scheduler(scheduler)
+    check_workers_or_scheduler(scheduler)
     try:
         validate_config(cfg)  # before reaching or starting a cluster
         with open_executor(scheduler) as executor:
             summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
                                      log=lambda text: click.echo(text, err=True),
-                                     executor=executor)
+                                     scheduler=executor)
     except TournamentError as exc:
         raise InputError(str(exc)) from None
     except ClusterError as exc:
@@ -131,10 +129,3 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
         if out:
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")
 
-
-def _workers_or_scheduler(scheduler) -> None:
-    """--workers counts local processes: with --scheduler it would be ignored."""
-    ctx = click.get_current_context()
-    if scheduler and ctx.get_parameter_source("workers") == click.core.ParameterSource.COMMANDLINE:
-        raise InputError("--workers: counts local worker processes and cannot go with "
-                         "--scheduler (the cluster's workers play; local:N starts N of them)")

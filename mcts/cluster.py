@@ -10,7 +10,7 @@ as it arrives (mcts.tournament), and counts a game once even if it should
 arrive twice.
 
     with DaskExecutor("local:2") as ex:
-        run_tournament(cfg, "out/", executor=ex)
+        run_tournament(cfg, "out/", scheduler=ex)
 """
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ class DaskExecutor:
 
     # -- running games
 
-    def map_unordered(self, fn, items, name: str = "ulm-game"):
+    def map(self, fn, items, name: str = "ulm-game"):
         """Yield fn(item) for every item, in the order they finish.
 
         Items are sent in tasks of a few at a time: one at first, then as many

@@ -16,7 +16,8 @@ from cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench"]
+COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench",
+            "ladder", "tune"]
 
 
 def run(*args):

@@ -234,7 +234,7 @@ def test_without_the_extra_scheduler_says_what_to_install(monkeypatch, tmp_path)
 class TwiceExecutor:
     """An executor that delivers every game twice, as a cluster may after a lost worker."""
 
-    def map_unordered(self, fn, items):
+    def map(self, fn, items):
         for item in items:
             row = fn(item)
             yield row
@@ -249,7 +249,7 @@ class TwiceExecutor:
 
 def test_a_game_delivered_twice_is_written_and_counted_once(tmp_path):
     cfg = TournamentConfig(**CFG)
-    s = run_tournament(cfg, tmp_path / "t", progress=False, executor=TwiceExecutor())
+    s = run_tournament(cfg, tmp_path / "t", progress=False, scheduler=TwiceExecutor())
     assert s["games"] == 12
     assert sorted(r["game"] for r in _games(tmp_path / "t")) == list(range(12))
 
@@ -264,7 +264,7 @@ def test_dask_cluster_gives_the_same_games_and_results_as_the_local_pool(
     with DaskExecutor(dask_cluster.address) as ex:
         assert ex.workers() == (2, 2)
         assert "2 workers" in ex.describe() and dask_cluster.address in ex.describe()
-        run_tournament(TournamentConfig(**CFG), tmp_path / "dask", progress=False, executor=ex)
+        run_tournament(TournamentConfig(**CFG), tmp_path / "dask", progress=False, scheduler=ex)
     _assert_same_tournament(local_run, tmp_path / "dask", 12)
 
 
@@ -292,12 +292,12 @@ def test_a_custom_board_is_shipped_to_the_workers_as_a_table(dask_cluster, tmp_p
     shipped = []
 
     class Recording(DaskExecutor):
-        def map_unordered(self, fn, items):
+        def map(self, fn, items):
             shipped.extend(item[5] for item in items)
-            return super().map_unordered(fn, items)
+            return super().map(fn, items)
 
     with Recording(dask_cluster.address) as ex:
-        remote = run_tournament(cfg, None, progress=False, executor=ex)
+        remote = run_tournament(cfg, None, progress=False, scheduler=ex)
     assert shipped and all(b == load_board(str(board)) for b in shipped)
     assert _without_timing(local) == _without_timing(remote)
 
@@ -411,7 +411,7 @@ def test_every_game_arrives_once_whatever_the_batching(dask_cluster, monkeypatch
     for seconds in (0.0, 0.25, 100.0):               # one a task, batches, as big as allowed
         monkeypatch.setattr(cluster, "TASK_SECONDS", seconds)
         with DaskExecutor(dask_cluster.address) as ex:
-            got = list(ex.map_unordered(abs, items))
+            got = list(ex.map(abs, items))
         assert sorted(got) == items
 
 
@@ -419,7 +419,7 @@ def test_every_game_arrives_once_whatever_the_batching(dask_cluster, monkeypatch
 def test_an_executor_on_the_callers_client_leaves_it_open(dask_cluster, local_run, tmp_path):
     with distributed.Client(dask_cluster.address) as client:
         with DaskExecutor.from_client(client) as ex:
-            run_tournament(TournamentConfig(**CFG), tmp_path / "t", progress=False, executor=ex)
+            run_tournament(TournamentConfig(**CFG), tmp_path / "t", progress=False, scheduler=ex)
         assert client.status == "running"
         assert sum(client.nthreads().values()) == 2
     _assert_same_tournament(local_run, tmp_path / "t", 12)
@@ -432,7 +432,7 @@ def test_a_game_that_kills_every_worker_it_runs_on_ends_the_run_clearly(own_clus
     from mcts.cluster import ClusterError
     with DaskExecutor(own_cluster.address) as ex:
         with pytest.raises(ClusterError, match="brought down every worker.*run the same command again"):
-            list(ex.map_unordered(os._exit, [3]))
+            list(ex.map(os._exit, [3]))
 
 
 def test_workers_and_scheduler_together_are_refused(tmp_path):
@@ -450,5 +450,41 @@ def test_a_bot_with_its_own_worker_processes_plays_on_dask(dask_cluster, tmp_pat
                            seed=3)
     run_tournament(cfg, tmp_path / "local", workers=1, progress=False)
     with DaskExecutor(dask_cluster.address) as ex:
-        run_tournament(cfg, tmp_path / "dask", progress=False, executor=ex)
+        run_tournament(cfg, tmp_path / "dask", progress=False, scheduler=ex)
     _assert_same_tournament(tmp_path / "local", tmp_path / "dask", 2)
+
+
+# ---------------------------------------------------------------------------
+# ulm tune on the cluster
+
+TUNE = ["tune", "--bot", "ismcts:iterations=8", "--param", "c=0.2:2.0",
+        "--against", "greedy", "--players", "2", "--games-per-trial", "4", "--trials", "3",
+        "--seed", "5"]
+
+
+@needs_dask
+def test_tune_on_the_cluster_gives_the_same_trials_as_locally(dask_cluster, tmp_path):
+    """A few trials of `ulm tune` with --scheduler (the scheduler and two workers
+    on localhost): the same trials, win rates and best spec as the local pool."""
+    base = [sys.executable, "-m", "cli.main", *TUNE]
+    remote = subprocess.run(base + ["--scheduler", dask_cluster.address, "--out",
+                                    str(tmp_path / "dask")],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert remote.returncode == 0, remote.stderr
+    assert f"playing on the Dask scheduler at {dask_cluster.address}: 2 workers" in remote.stderr
+    local = subprocess.run(base + ["--workers", "1", "--out", str(tmp_path / "local")],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert local.returncode == 0, local.stderr
+    trials = [(tmp_path / d / "trials.csv").read_text() for d in ("dask", "local")]
+    assert trials[0] == trials[1] and len(trials[0].splitlines()) == 1 + 3
+    best = [json.loads((tmp_path / d / "best.json").read_text()) for d in ("dask", "local")]
+    assert best[0] == best[1]
+    # "Best of 3 trials ...", "Bot spec: ..." (the last line names the folder)
+    assert remote.stdout.splitlines()[:-1] == local.stdout.splitlines()[:-1]
+
+
+def test_tune_refuses_workers_with_scheduler_and_a_bad_scheduler():
+    res = CliRunner().invoke(main, TUNE + ["--workers", "2", "--scheduler", "local:2"])
+    assert res.exit_code == 2 and "Error: --workers: " in res.stderr, res.output
+    res = CliRunner().invoke(main, TUNE + ["--scheduler", "nowhere"])
+    assert res.exit_code == 2 and "Error: --scheduler: 'nowhere'" in res.stderr, res.output

@@ -335,6 +335,26 @@ def bench_playouts(CoreGame game, int games, uint64_t seed):
     return games
 
 
+def sample_legal_counts(State state, int draws, uint64_t seed):
+    """How often the playouts' sampler draws each decision in `draws` draws
+    from `state` ({action: count}); for testing that it is uniform over
+    legal_actions(). Empty at chance nodes and at the end."""
+    cdef Rng r
+    cdef int i, a
+    cdef int counts[NUM_DECISIONS]
+    cdef int16_t buf[MAX_LEGAL]
+    if legal_actions(&state.game.board, &state.s, buf) == 0:
+        return {}
+    memset(counts, 0, sizeof(counts))
+    rng_seed(&r, seed)
+    with nogil:
+        for i in range(draws):
+            a = sample_legal(&state.game.board, &state.s, &r)
+            if 0 <= a < NUM_DECISIONS:
+                counts[a] += 1
+    return {a: counts[a] for a in range(NUM_DECISIONS) if counts[a]}
+
+
 # Struct <-> dict by hand: Cython would turn the int8 arrays into bytes.
 _SCALARS = ("num_players", "advanced", "round", "turn_player", "phase", "tiles_added",
             "pile", "discard", "coat_unknown", "coat_tail_len", "tower_unseen",
