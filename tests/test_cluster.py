@@ -104,6 +104,24 @@ class LocalhostCluster:
         return (self.folder / "dask.log").read_text()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def no_dask_threads_left_behind():
+    """Later test modules fork (local pools, search workers): let the Dask
+    client threads of this process end first."""
+    yield
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _busy_threads():
+        time.sleep(0.1)
+    assert not _busy_threads()
+
+
+def _busy_threads():
+    import threading
+    # Dask-Offload: an idle pool thread of distributed that lives as long as the process
+    return [t.name for t in threading.enumerate()
+            if t is not threading.main_thread() and not t.name.startswith("Dask-Offload")]
+
+
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
     """One scheduler, two workers, shared by the tests that do not kill anything."""
@@ -173,10 +191,22 @@ CFG = dict(bots=["greedy", "random", "greedy"], players=3, games=12, seed=7)
 
 @pytest.fixture(scope="module")
 def local_run(tmp_path_factory):
-    """The reference: CFG on the local process pool."""
+    """The reference: CFG on the local process pool (two processes)."""
     out = tmp_path_factory.mktemp("local") / "t"
-    run_tournament(TournamentConfig(**CFG), out, workers=2, progress=False)
+    _local_pool(TournamentConfig(**CFG), out, workers=2)
     return out
+
+
+def _local_pool(cfg: TournamentConfig, out: Path, workers: int):
+    """`ulm tournament --workers N` in a process of its own: the pool forks its
+    workers, and this process may hold Dask's threads, which a fork must not copy
+    mid-work. (References in this process use workers=1: no fork.)"""
+    res = subprocess.run(
+        [sys.executable, "-m", "cli.main", "tournament", "--bots", *cfg.bots, "--players",
+         str(cfg.players), "--games", str(cfg.games), "--seed", str(cfg.seed),
+         "--workers", str(workers), "--out", str(out), "--quiet"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert res.returncode == 0, res.stderr
 
 
 # ---------------------------------------------------------------------------
@@ -308,7 +338,7 @@ def test_killing_a_worker_part_way_still_plays_every_game_once(own_cluster, tmp_
     the other worker, none is lost and none is written twice."""
     n = 150
     reference = tmp_path / "ref"
-    run_tournament(TournamentConfig(**dict(CFG, games=n)), reference, workers=2, progress=False)
+    run_tournament(TournamentConfig(**dict(CFG, games=n)), reference, workers=1, progress=False)
     out = tmp_path / "t"
     client = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "tournament", "--bots", *CFG["bots"], "--players", "3",
@@ -340,7 +370,7 @@ def test_a_killed_client_resumes_from_games_jsonl(dask_cluster, tmp_path):
     """The client dies (kill -9) mid-run: the same command plays only the rest."""
     n = 150
     reference = tmp_path / "ref"
-    run_tournament(TournamentConfig(**dict(CFG, games=n)), reference, workers=2, progress=False)
+    run_tournament(TournamentConfig(**dict(CFG, games=n)), reference, workers=1, progress=False)
     out = tmp_path / "t"
     args = [sys.executable, "-m", "cli.main", "tournament", "--bots", *CFG["bots"], "--players",
             "3", "--games", str(n), "--seed", "7", "--scheduler", dask_cluster.address,
@@ -448,7 +478,7 @@ def test_a_bot_with_its_own_worker_processes_plays_on_dask(dask_cluster, tmp_pat
     starts as a daemonic process): same games as the local pool."""
     cfg = TournamentConfig(bots=["ismcts:iterations=4,workers=2", "random"], players=2, games=2,
                            seed=3)
-    run_tournament(cfg, tmp_path / "local", workers=1, progress=False)
+    _local_pool(cfg, tmp_path / "local", workers=1)  # the search forks: not in this process
     with DaskExecutor(dask_cluster.address) as ex:
         run_tournament(cfg, tmp_path / "dask", progress=False, scheduler=ex)
     _assert_same_tournament(tmp_path / "local", tmp_path / "dask", 2)
