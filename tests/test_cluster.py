@@ -3,7 +3,7 @@ faults (a worker killed mid-run, a client killed mid-run), clear errors.
 
 A scheduler and two workers run as separate processes on localhost (loopback
 only), started by the fixtures below and killed even when a test fails.
-Cheap bots only (greedy, random). Needs `pip install -e '.[cluster]'`; the
+Cheap bots only (greedy, random, ismcts with a few iterations). Needs `pip install -e '.[cluster]'`; the
 Dask tests are skipped without it (CI installs it), the error messages for
 a missing extra are tested either way.
 """
@@ -54,7 +54,7 @@ def _spawn(args, log):
 
 
 def _kill(proc, sig=signal.SIGTERM):
-    if proc.poll() is None:
+    if proc.poll() is None:  # only a group whose leader we started and still have
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
