@@ -14,6 +14,8 @@ arrive twice.
 """
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import multiprocessing
 import re
@@ -21,7 +23,7 @@ import signal
 import threading
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from mcts.tournament import TournamentError
 
@@ -33,6 +35,7 @@ STATUS_EVERY = 2.0      # seconds between worker counts for the progress bar
 TASK_SECONDS = 0.25     # games per task: as many as take this long (1 for games of seconds)
 MAX_BATCH = 64
 
+KEPT = "the games finished so far are kept (with --out): run the same command again to resume"
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|[\w.-]+:\d+")  # tcp://HOST:PORT, HOST:PORT
 
 
@@ -119,17 +122,28 @@ class DaskExecutor:
     def __exit__(self, *exc_info) -> None:
         if not self._own_client:
             return
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-        self.client = self.cluster = None
+        try:
+            # after a lost scheduler, Dask logs its cancelled reconnection as an
+            # error while closing: the run has already said what went wrong
+            with _quiet_logs("distributed") if exc_info[0] is not None else nullcontext():
+                if self.client is not None:
+                    self.client.close()
+                if self.cluster is not None:
+                    self.cluster.close()
+        except (OSError, TimeoutError):
+            if exc_info[0] is None:  # a failing close only matters when nothing else failed
+                raise
+        finally:
+            self.client = self.cluster = None
 
     # -- what the progress display shows
 
     def workers(self) -> tuple[int, int]:
         """(workers, threads) connected now."""
-        nthreads = self.client.nthreads()
+        try:
+            nthreads = self.client.nthreads()
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; {KEPT}") from None
         return len(nthreads), sum(nthreads.values())
 
     def describe(self) -> str:
@@ -192,14 +206,23 @@ class DaskExecutor:
                 except distributed.KilledWorker as exc:
                     raise ClusterError(
                         f"task {exc.task} brought down every worker that ran it "
-                        f"({exc.allowed_failures + 1} workers; see their logs); the games "
-                        "finished so far are kept: run the same command again to resume") from None
+                        f"({exc.allowed_failures + 1} workers; see their logs); {KEPT}") from None
+                except (concurrent.futures.CancelledError, asyncio.CancelledError) as exc:
+                    # e.g. the scheduler died: Dask cancels every task of the client
+                    raise ClusterError(f"lost the Dask scheduler: it cancelled the games "
+                                       f"({_reason(exc)}); {KEPT}") from None
+                except (OSError, TimeoutError) as exc:  # the connection to it, while waiting
+                    raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; "
+                                       f"{KEPT}") from None
                 fut.release()
                 sizer.observe(len(results), seconds)
                 fill()
                 yield from results
         finally:
-            self.client.cancel(list(pending.futures))
+            try:
+                self.client.cancel(list(pending.futures))
+            except (OSError, TimeoutError):
+                pass  # no scheduler to cancel them on: they are gone with it
 
     def _threads(self) -> int:
         self.status()  # refreshes the count every few seconds
@@ -244,6 +267,20 @@ def _play_batch(fn, items):
     t0 = time.perf_counter()
     results = [fn(item) for item in items]
     return results, time.perf_counter() - t0
+
+
+@contextmanager
+def _quiet_logs(name: str):
+    # Dask sets levels on its child loggers: silence the handlers they reach
+    handlers = logging.getLogger(name).handlers
+    levels = [h.level for h in handlers]
+    for h in handlers:
+        h.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for h, level in zip(handlers, levels):
+            h.setLevel(level)
 
 
 @contextmanager

@@ -518,3 +518,43 @@ def test_tune_refuses_workers_with_scheduler_and_a_bad_scheduler():
     assert res.exit_code == 2 and "Error: --workers: " in res.stderr, res.output
     res = CliRunner().invoke(main, TUNE + ["--scheduler", "nowhere"])
     assert res.exit_code == 2 and "Error: --scheduler: 'nowhere'" in res.stderr, res.output
+
+
+@needs_dask
+def test_a_lost_scheduler_ends_the_run_clearly_and_the_games_resume(own_cluster, tmp_path):
+    """The scheduler dies mid-run: exit 1 with a message, the games so far kept;
+    the same tournament then finishes on the local pool with the same results."""
+    n = 150
+    reference = tmp_path / "ref"
+    run_tournament(TournamentConfig(**dict(CFG, games=n)), reference, workers=1, progress=False)
+    out = tmp_path / "t"
+    args = [sys.executable, "-m", "cli.main", "tournament", "--bots", *CFG["bots"], "--players",
+            "3", "--games", str(n), "--seed", "7", "--out", str(out)]
+    client = subprocess.Popen(args + ["--scheduler", own_cluster.address], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and client.poll() is None:
+            if _lines(out / "games.jsonl") >= 3:
+                break
+            time.sleep(0.02)
+        _kill(own_cluster.procs[0], signal.SIGKILL)  # the scheduler
+        written = _complete_lines(out / "games.jsonl")
+        assert written < n, "the tournament ended before the kill"
+        _, stderr = client.communicate(timeout=120)
+    finally:
+        _kill(client, signal.SIGKILL)
+    assert client.returncode == 1, stderr
+    assert "Error: lost the Dask scheduler: " in stderr
+    assert "run the same command again to resume" in stderr and "Traceback" not in stderr
+    kept = _complete_lines(out / "games.jsonl")
+    assert written <= kept < n
+    res = subprocess.run(args + ["--workers", "1"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert f"resuming: {kept} of {n} games already played" in res.stderr
+    _assert_same_tournament(reference, out, n)
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
