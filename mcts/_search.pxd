@@ -4,7 +4,7 @@
 # (determinize, select, expand, roll out, back up) runs without the GIL.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS
+from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -12,8 +12,8 @@ cdef enum:
     # node flags
     NODE_CHANCE_AFTER = 1   # a chance event followed this decision (seen at least once)
     # tree keys: every core action, plus HIDDEN_CARD_KEEP (= NUM_ACTIONS)
-    NUM_KEYS = 380
-    KEY_WORDS = 6           # 64-bit words of a key set
+    NUM_KEYS = NUM_ACTIONS + 1
+    KEY_WORDS = (NUM_KEYS + 63) // 64   # 64-bit words of a key set
     MAX_DEPTH = 2048        # deepest path followed inside the tree
 
 

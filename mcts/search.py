@@ -276,12 +276,25 @@ def _grow(searcher: Searcher, iterations, seconds, report) -> None:
         report(done)
 
 
-def _worker_main(conn, state, options, iterations, deadline, counter, index):
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel end this process when its parent ends (Linux), so that no
+    worker outlives a search whose process was terminated."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:      # it ended before the request was in place
+        os._exit(1)
+
+
+def _worker_main(conn, state, options, iterations, deadline, counter, index, parent):
     # the parent handles Ctrl-C and ends its workers with SIGTERM: a worker
     # neither prints a KeyboardInterrupt of its own nor outlives the search
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _end_with_parent(parent)
     try:
         searcher = Searcher(state, **options)
 
@@ -344,6 +357,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
+    if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
+            or not 0 <= margin_weight < math.inf):
+        raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
     if iterations is not None and workers > iterations:
         workers = iterations
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
@@ -377,7 +393,8 @@ def _run_workers(state, options, iterations, time, seed, workers, progress, star
             opts = dict(options, seed=derive_seed(seed, i))
             recv, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_worker_main,
-                               args=(send, state, opts, share, deadline, counter, i), daemon=True)
+                               args=(send, state, opts, share, deadline, counter, i, os.getpid()),
+                               daemon=True)
             procs.append(proc)
             conns.append(recv)
             # SIGINT held back while forking: the child ignores it before it can arrive

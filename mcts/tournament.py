@@ -215,16 +215,11 @@ def _pool_worker_init():
     A bot may run a root-parallel search (``ismcts:workers=2``): its workers
     are forked from this process, so it must not be daemonic (multiprocessing
     refuses children of daemonic processes). The games and their results are
-    the same as when one process plays them. Ctrl-C is the parent's to
-    handle: it ends the pool with SIGTERM, which here raises SystemExit so
-    that a search in progress ends its own workers first."""
+    the same as when one process plays them. Ctrl-C is the parent's to handle:
+    it ends the pool (SIGTERM), and a search's workers end with the process
+    that started them (mcts.search)."""
     mp.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
-
-
-def _exit_on_sigterm(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 def _run_one(args):
@@ -252,25 +247,40 @@ def _lock(out: Path):
     return fd
 
 
-def _read_games(games_file: Path) -> list[dict]:
-    """The games already played in the folder (a line cut by an interruption
-    ends the list: that game is played again)."""
+ROW_FIELDS = ("game", "deal", "seed", "bots", "scores", "returns", "ranks", "seconds")
+
+
+def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
+    """The games already played in the folder. Only the last line may be cut
+    (an interruption while it was written): that game is played again. Any other
+    bad line, or a game that this tournament's schedule does not hold, is an
+    error: dropping it silently would drop the games after it too."""
+    schedule = {g: (seed, seats) for g, seed, _, seats in cfg.schedule()}
+    lines = games_file.read_text(encoding="utf-8").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
     rows: list[dict] = []
     seen = set()
-    with open(games_file, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row = loads(line, str(games_file), TournamentError)
-            except TournamentError:
+    for k, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{games_file} line {k}"
+        try:
+            row = loads(line, where, TournamentError)
+        except TournamentError:
+            if k == len(lines):
                 break
-            if not isinstance(row, dict) or not isinstance(row.get("game"), int):
-                break
-            if row["game"] not in seen:
-                seen.add(row["game"])
-                rows.append(row)
+            raise
+        if not isinstance(row, dict) or any(f not in row for f in ROW_FIELDS):
+            raise TournamentError(f"{where}: not a game of a tournament (fields "
+                                  f"{', '.join(ROW_FIELDS)})")
+        g = row["game"]
+        if g in schedule and (row["seed"], row["bots"]) != schedule[g]:
+            raise TournamentError(f"{where}: game {g} was not played with this tournament's "
+                                  "deals and seats")
+        if g not in seen:
+            seen.add(g)
+            rows.append(row)
     return rows
 
 
@@ -307,7 +317,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
                     "use a new folder, or the same settings (--games may grow) to resume")
         write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
-        rows = _read_games(games_file) if games_file.exists() else []
+        rows = _read_games(games_file, cfg) if games_file.exists() else []
         # rewrite without a torn last line
         write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
         scheduled = {g for g, _, _, _ in cfg.schedule()}

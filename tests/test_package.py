@@ -57,6 +57,19 @@ def test_type_stub_lists_every_public_name_of_the_core():
         assert methods == stub_methods, cls
 
 
+def test_every_rule_is_named_by_a_test():
+    """Every rule ID of docs/rules.md is named by a test (in the ID's form or with
+    underscores), and docs/rules.md lists every ID once."""
+    import re
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^- \*\*(R-[A-Z0-9-]+)\*\*", text, flags=re.M)
+    assert len(ids) > 100 and len(set(ids)) == len(ids)
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("*.py")
+                      if p.name != "test_package.py")
+    untested = [i for i in ids if i not in tests and i.replace("-", "_") not in tests]
+    assert not untested, untested
+
+
 # ---------------------------------------------------------------------------
 # the distribution: sdist, wheel contents, licence, dependencies
 

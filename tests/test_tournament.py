@@ -380,6 +380,30 @@ def test_another_tournament_in_the_same_folder_is_refused(tmp_path):
     assert (out / "games.jsonl").read_text() == before
 
 
+@pytest.mark.parametrize("edit, message", [
+    (lambda lines: lines[:1] + ['{"game": 1, "dea\n'] + lines[2:], "games.jsonl line 2: not valid JSON"),
+    (lambda lines: lines[:1] + ['{"game": 1}\n'] + lines[2:],
+     "games.jsonl line 2: not a game of a tournament"),
+    (lambda lines: lines[:1] + [lines[1].replace('"seed": ', '"seed": 1, "seed": ', 1)] + lines[2:],
+     "games.jsonl line 2: seed: the key is given twice in one object"),
+    (lambda lines: [lines[0].replace('"bots": ["greedy", "random"]', '"bots": ["random", "greedy"]')]
+     + lines[1:], "games.jsonl line 1: game 0 was not played with this tournament's deals and seats"),
+])
+def test_a_damaged_games_file_is_refused_not_cut(tmp_path, edit, message):
+    """Only a cut last line counts as an interruption; a bad line further up is an
+    error, and the folder is left as it was."""
+    out = tmp_path / "t"
+    cfg = TournamentConfig(bots=["greedy", "random"], players=2, games=4, seed=1)
+    run_tournament(cfg, out, workers=1, progress=False)
+    lines = (out / "games.jsonl").read_text().splitlines(keepends=True)
+    assert '"bots": ["greedy", "random"]' in lines[0]
+    (out / "games.jsonl").write_text("".join(edit(lines)))
+    before = (out / "games.jsonl").read_text()
+    with pytest.raises(TournamentError, match=message):
+        run_tournament(cfg, out, workers=1, progress=False)
+    assert (out / "games.jsonl").read_text() == before
+
+
 def test_fewer_games_in_a_folder_of_more_summarize_the_first_ones(tmp_path):
     """--games may also shrink: the summary covers the first games of the schedule and
     games.jsonl keeps every game played."""

@@ -4,7 +4,7 @@
 Everything from ``state_init`` to ``random_playout`` is plain C (nogil): the
 state is one struct, a clone is a struct copy, and no step of a game touches a
 Python object. The Python classes ``Game`` and ``State`` at the bottom wrap it.
-Rule IDs refer to ../shared/RULES.md.
+Rule IDs refer to docs/rules.md.
 """
 
 from libc.string cimport memset, memcpy
@@ -55,7 +55,8 @@ TASKS = {TK_GRID_FILL: "grid fill", TK_PLAYER_TILE: "player tile", TK_DESC_REVEA
          TK_GOOSE_CHOICE: "goose tower choice", TK_CHRONICLE_QUARTER: "chronicle quarter",
          TK_AMOUNT: "amount", TK_FREEZE_CHOICE: "freeze choice", TK_REFORM_PICK: "reformation pick",
          TK_PAY_COLOUR: "cathedral payment", TK_SWABIAN_COLOUR: "swabian colour",
-         TK_PATRICIAN_COLOUR: "patrician colour", TK_TOWER_PAYMENT: "tower payment"}
+         TK_PATRICIAN_COLOUR: "patrician colour", TK_TOWER_PAYMENT: "tower payment",
+         TK_BUY_MODE: "buy mode", TK_ABBOT_DOCK: "abbot dock choice"}
 CHANCE_TASKS = tuple(range(1, TK_LAST_CHANCE + 1))
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
@@ -149,6 +150,8 @@ cdef inline int nth_bit(uint64_t bits, int n) noexcept nogil:
     while n > 0:
         bits &= bits - 1
         n -= 1
+    if bits == 0:       # nothing to draw: only in a state no game reaches; ctz(0) is undefined
+        return 0
     return ctz64(bits)
 
 cdef inline uint64_t bit(int i) noexcept nogil:
@@ -174,6 +177,8 @@ cdef inline void add_vp(GameState* s, int p, int src, int n) noexcept nogil:
     s.players[p].vp[src] += n
 
 cdef inline void push_task(GameState* s, int t, int arg) noexcept nogil:
+    if s.n_tasks >= MAX_TASKS:  # no game gets near; a state set by hand must not overrun
+        return
     s.task[s.n_tasks] = t
     s.task_arg[s.n_tasks] = arg
     s.n_tasks += 1
@@ -285,10 +290,11 @@ cdef void take_coat(const Board* b, GameState* s, int p, int c) noexcept nogil:
         pl.crests_left -= 1
         s.crest_owner[b.coat_quarter[c]] = p
 
-cdef void coat_under_stack(GameState* s, int c, int p) noexcept nogil:
-    # R-COAT-4: the coat goes to the bottom, known to p
+cdef void coat_under_stack(GameState* s, int c, int p, uint8_t known) noexcept nogil:
+    # R-COAT-4: the coat goes to the bottom, known to p and to all who knew it
     s.coat_tail[s.coat_tail_len] = c
     s.coat_tail_by[s.coat_tail_len] = p
+    s.coat_tail_known[s.coat_tail_len] = known | (1 << p)
     s.coat_tail_len += 1
 
 cdef inline bint coat_keepable(const Board* b, const GameState* s, int p, int c) noexcept nogil:
@@ -316,7 +322,7 @@ cdef void privilege(const Board* b, GameState* s, int p, int q) noexcept nogil:
         push_task(s, TK_TOWNHALL_CHOICE, 0)
         push_task(s, TK_CARD_TO_HAND, 0)
     elif q == SHIPYARD:
-        s.avail[BROWN] += 1
+        s.extra[BROWN] += 1  # an extra action, usable at once (R-TURN-3)
         push_task(s, TK_DOCK_CHOICE, 0)
     elif q == REICHENAU:
         add_vp(s, p, SRC_REICHENAU, quarters_with_seal(s, p))
@@ -350,30 +356,60 @@ cdef bint quarter_in_reach(const Board* b, const GameState* s, int p, int q, bin
 cdef inline bint can_seal_basics(const GameState* s, int p, int cost) noexcept nogil:
     return s.players[p].seals_left > 0 and s.players[p].coins >= cost
 
+cdef inline int action_count(const GameState* s, int c) noexcept nogil:
+    """Unused actions of colour c: the activated tiles' (after the push) and the
+    extra ones (at any moment of the own turn, R-TURN-3)."""
+    return (s.avail[c] if s.phase == PH_ACTIONS else 0) + s.extra[c]
+
+cdef inline bint use_colour_action(GameState* s, int c) noexcept nogil:
+    """Use one action of colour c; True if it was an activated tile's. An
+    activated one goes first: it is never worth less (R-ACT-MONEY-1, R-ACT-RIVER-1)."""
+    if s.phase == PH_ACTIONS and s.avail[c] > 0:
+        s.avail[c] -= 1
+        return True
+    s.extra[c] -= 1
+    return False
+
 cdef inline bint has_seal_action(const GameState* s) noexcept nogil:
-    return s.phase == PH_ACTIONS and (s.avail[ORANGE] > 0 or s.t5_seal)
+    return action_count(s, ORANGE) > 0 or s.t5_seal
 
 cdef inline void use_seal_action(GameState* s) noexcept nogil:
-    if s.avail[ORANGE] > 0:
-        s.avail[ORANGE] -= 1
+    if action_count(s, ORANGE) > 0:
+        use_colour_action(s, ORANGE)
     else:
-        s.t5_seal = 0
+        s.t5_seal = 0  # R-TOWER-T5, an extra action too
 
 # ---------------------------------------------------------------------------
 # Cards
 
 cdef inline bint can_play_card(const GameState* s) noexcept nogil:
-    # R-CARD-PLAY-2: the free play, or a card action (option b) after the push
-    return s.free_play or (s.phase == PH_ACTIONS and s.avail[BROWN] > 0)
+    # R-CARD-PLAY-2: the free play, or a card action (option b)
+    return s.free_play or action_count(s, BROWN) > 0
 
 cdef inline void use_card_play(GameState* s) noexcept nogil:
     if s.free_play:
         s.free_play = 0
     else:
-        s.avail[BROWN] -= 1
+        use_colour_action(s, BROWN)
 
 cdef inline bint cards_left(const GameState* s) noexcept nogil:
     return s.pile != 0 or s.discard != 0
+
+cdef inline void leave_hand(Player* pl, int c) noexcept nogil:
+    pl.hand &= ~bit(c)
+    pl.known &= ~bit(c)
+
+cdef void reshuffle(GameState* s) noexcept nogil:
+    # R-CARD-GET-2: the discard pile becomes the draw pile; everyone knows its
+    # cards, so they form a new group (R-INFO-3b)
+    cdef uint64_t bits = s.discard
+    if s.reshuffles < 255:  # (never reached in a real game; older groups would merge)
+        s.reshuffles += 1
+    while bits:
+        s.card_group[ctz64(bits)] = s.reshuffles
+        bits &= bits - 1
+    s.pile = s.discard
+    s.discard = 0
 
 cdef bint upper_playable(const Board* b, const GameState* s, int p, int c) noexcept nogil:
     cdef const Player* pl = &s.players[p]
@@ -551,6 +587,7 @@ cdef void start_turn(GameState* s, int p) noexcept nogil:
     s.phase = PH_BEFORE_DRAW
     s.free_play = 1
     memset(s.avail, 0, sizeof(s.avail))
+    memset(s.extra, 0, sizeof(s.extra))  # unused extra actions lapse (R-TURN-3)
     s.t5_seal = 1 if tower_in_force(s, 4) else 0
     s.river_extra = 0
     s.draw_swap_used = 0
@@ -663,9 +700,8 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 refill_empty_bag(s)
             return
         elif t == TK_CARD_TO_HAND or t == TK_CARD_LOOK:
-            if s.pile == 0:  # R-CARD-GET-2
-                s.pile = s.discard
-                s.discard = 0
+            if s.pile == 0 and s.discard != 0:  # R-CARD-GET-2
+                reshuffle(s)
             if s.pile != 0:
                 return
             pop_task(s)
@@ -674,13 +710,16 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 return
             if s.coat_tail_len > 0:  # only coats put under are left: no chance
                 s.looked_coats[s.n_looked_coats] = s.coat_tail[0]
+                s.looked_coat_known[s.n_looked_coats] = s.coat_tail_known[0] | (1 << p)
                 s.n_looked_coats += 1
                 s.coat_tail_len -= 1
                 for i in range(s.coat_tail_len):
                     s.coat_tail[i] = s.coat_tail[i + 1]
                     s.coat_tail_by[i] = s.coat_tail_by[i + 1]
+                    s.coat_tail_known[i] = s.coat_tail_known[i + 1]
                 s.coat_tail[s.coat_tail_len] = 0
                 s.coat_tail_by[s.coat_tail_len] = 0
+                s.coat_tail_known[s.coat_tail_len] = 0
             pop_task(s)
         elif t == TK_CARD_KEEP:
             if s.n_looked_cards > 1:
@@ -694,10 +733,10 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 if coat_keepable(b, s, p, s.looked_coats[i]):
                     return
             for i in range(s.n_looked_coats):  # R-COAT-2: keep neither
-                coat_under_stack(s, s.looked_coats[i], p)
+                coat_under_stack(s, s.looked_coats[i], p, s.looked_coat_known[i])
             s.n_looked_coats = 0
             pop_task(s)
-        elif t == TK_DOCK_CHOICE:
+        elif t == TK_DOCK_CHOICE or t == TK_ABBOT_DOCK:
             if dock_total(s) > 0:
                 return
             pop_task(s)
@@ -791,12 +830,22 @@ cdef inline uint64_t empty_bytes(uint64_t x) noexcept nogil:
     t = ~(t | v | <uint64_t>0x7F7F7F7F7F7F7F7F)  # high bit of each zero byte of v
     return ((t >> 7) * <uint64_t>0x0102040810204080) >> 56
 
-cdef inline int pushable_lines(const GameState* s) noexcept nogil:
-    """Bit e set when line e can be pushed (R-PUSH-3)."""
+cdef inline int empty_outer(const GameState* s) noexcept nogil:
+    """Bit o set when outer space o holds no tile."""
     cdef uint64_t lo = 0, hi = 0
     memcpy(&lo, &s.outer[0], 8)
     memcpy(&hi, &s.outer[8], NUM_OUTER - 8)
-    return PUSHABLE_LINES[empty_bytes(lo) | (empty_bytes(hi) << 8)]
+    return <int>(empty_bytes(lo) | (empty_bytes(hi) << 8))
+
+cdef inline int pushable_lines(const GameState* s) noexcept nogil:
+    """Bit e set when line e can be pushed (R-PUSH-3)."""
+    return PUSHABLE_LINES[empty_outer(s)]
+
+cdef inline uint64_t sides_to_clear(const GameState* s) noexcept nogil:
+    """Bit e set when side e (3 outer spaces) holds a tile to clear away."""
+    cdef int full = ~empty_outer(s)
+    return (((full & 7) != 0) | (((full & 0x38) != 0) << 1) | (((full & 0x1C0) != 0) << 2)
+            | (((full & 0xE00) != 0) << 3))
 
 cdef void add_card_plays(const Board* b, const GameState* s, int p, uint64_t* w) noexcept nogil:
     cdef uint64_t hand = s.players[p].hand, h, upper = 0
@@ -871,21 +920,47 @@ cdef uint64_t quarters_to_seal(const Board* b, const GameState* s, int p, bint w
             m |= bit(q)
     return m
 
+cdef void colour_actions_set(const Board* b, const GameState* s, int p, uint64_t* w) noexcept nogil:
+    """The five actions (section 4.3), for the activated tiles after the push and
+    for the extra actions in any phase (R-TURN-3)."""
+    cdef const Player* pl = &s.players[p]
+    cdef uint64_t m
+    cdef int q
+    if action_count(s, GRAY) > 0:
+        add(w, A_MONEY)
+    if action_count(s, WHITE) > 0:
+        add_mask(w, A_CLEAR, sides_to_clear(s))
+    if action_count(s, BROWN) > 0 and cards_left(s):
+        if tower_in_force(s, 2):      # R-TOWER-T3
+            if pl.coins >= 1:
+                add(w, A_BUY_COIN)
+        elif tower_in_force(s, 3):    # R-TOWER-T4
+            add_mask(w, A_BUY_TILE, nonzero_colours(pl.supply))
+        else:
+            add_mask(w, A_BUY_PAIR, payable_pairs(pl.supply))
+    if (s.river_extra > 0 or action_count(s, TURQUOISE) > 0) and space_ahead(s, p):
+        add(w, A_RIVER)
+    if has_seal_action(s) and can_seal_basics(s, p, seal_cost(s)):
+        add_mask(w, A_SEAL, quarters_to_seal(b, s, p, tower_in_force(s, 11)))  # R-TOWER-T12
+        # R-ACT-SEAL-2: City Wall as a modifier of this seal action
+        if (pl.hand & bit(CARD_CITY_WALL)) and can_play_card(s):
+            m = 0
+            for q in range(NUM_QUARTERS):
+                if quarter_free(b, s, q):
+                    m |= bit(q)
+            add_mask(w, A_SEAL_WALL, m)
+
 cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil:
-    cdef int p = s.turn_player, e, cost
+    """The decisions of the main turn."""
+    cdef int p = s.turn_player
     cdef const Player* pl = &s.players[p]
     cdef uint8_t bag[NUM_COLOURS]
     cdef uint64_t m
-    cdef int q
-    if s.phase == PH_BEFORE_DRAW:
+    if s.phase == PH_ACTIONS:
+        add(w, A_END_TURN)
+    elif s.phase == PH_BEFORE_DRAW:
         add(w, A_DRAW)
-        add_merchant(s, p, w)
-        add_card_plays(b, s, p, w)
-        if tower_in_force(s, 10):  # R-TOWER-T11
-            bag_at_draw(s, bag)
-            add_mask(w, A_PICK_COLOUR, nonzero_colours(bag))
-        return
-    if s.phase == PH_PUSH:
+    elif s.phase == PH_PUSH:
         add_mask(w, A_PUSH, <uint64_t>pushable_lines(s))
         if not s.draw_swap_used:
             if pl.sparrows > 0:  # R-DRAW-5
@@ -895,42 +970,20 @@ cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nog
                 add_mask(w, A_JOKER, m)
             if owns(s, p, SCHOLAR):  # R-DRAW-6
                 add_mask(w, A_SCHOLAR, nonzero_colours(pl.supply))
-        add_merchant(s, p, w)
-        add_card_plays(b, s, p, w)
+    else:
         return
-    if s.phase != PH_ACTIONS:
-        return
-    add(w, A_END_TURN)
-    if s.avail[GRAY] > 0:
-        add(w, A_MONEY)
-    if s.avail[WHITE] > 0:
-        for e in range(4):
-            if s.outer[3 * e] != NO_TILE or s.outer[3 * e + 1] != NO_TILE or s.outer[3 * e + 2] != NO_TILE:
-                add(w, A_CLEAR + e)
-    if s.avail[BROWN] > 0 and cards_left(s):
-        if tower_in_force(s, 2):      # R-TOWER-T3
-            if pl.coins >= 1:
-                add(w, A_BUY_COIN)
-        elif tower_in_force(s, 3):    # R-TOWER-T4
-            add_mask(w, A_BUY_TILE, nonzero_colours(pl.supply))
-        else:
-            add_mask(w, A_BUY_PAIR, payable_pairs(pl.supply))
-    if (s.river_extra > 0 or s.avail[TURQUOISE] > 0) and space_ahead(s, p):
-        add(w, A_RIVER)
-    cost = seal_cost(s)
-    if has_seal_action(s) and can_seal_basics(s, p, cost):
-        add_mask(w, A_SEAL, quarters_to_seal(b, s, p, tower_in_force(s, 11)))  # R-TOWER-T12
-        # R-ACT-SEAL-2: City Wall as a modifier of this seal action
-        if (pl.hand & bit(CARD_CITY_WALL)) and can_play_card(s):
-            m = 0
-            for q in range(NUM_QUARTERS):
-                if quarter_free(b, s, q):
-                    m |= bit(q)
-            add_mask(w, A_SEAL_WALL, m)
+    colour_actions_set(b, s, p, w)
     add_merchant(s, p, w)
-    if tower_in_force(s, 9) and not s.t10_used and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE:
+    if (s.phase == PH_ACTIONS and tower_in_force(s, 9) and not s.t10_used
+            and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE):
         add(w, A_TAKE_PUSHED_OUT)  # R-PUSH-7
     add_card_plays(b, s, p, w)
+    if s.phase == PH_BEFORE_DRAW:
+        if tower_in_force(s, 10):  # R-TOWER-T11
+            bag_at_draw(s, bag)
+            add_mask(w, A_PICK_COLOUR, nonzero_colours(bag))
+        if owns(s, p, BUILDER):  # R-DRAW-3: 2 instead of 1, if the owner wants
+            add(w, A_DRAW_TWO)
 
 cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil:
     """Mark the legal decisions in w[LEGAL_WORDS]; none at chance nodes and at the end."""
@@ -956,6 +1009,12 @@ cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept no
     elif t == TK_TOWNHALL_CHOICE:
         add_mask(w, A_PICK_DOCK, nonzero_colours(s.docks))
         add(w, A_TAKE_COIN)
+    elif t == TK_ABBOT_DOCK:
+        add_mask(w, A_PICK_DOCK, nonzero_colours(s.docks))
+        add(w, A_NO_DOCK_TILE)
+    elif t == TK_BUY_MODE:
+        add(w, A_TAKE_TOP_CARD)
+        add(w, A_LOOK_TWO)
     elif t == TK_BARGE_MOVE:
         most = free_spaces_ahead(s, p, s.task_arg[s.n_tasks - 1])
         add_mask(w, A_BARGE, bit(most + 1) - 1)
@@ -1188,6 +1247,7 @@ cdef void apply_chance(const Board* b, GameState* s, int a) noexcept nogil:
         x = a - C_COAT
         s.coat_unknown &= ~(1 << x)
         s.looked_coats[s.n_looked_coats] = x
+        s.looked_coat_known[s.n_looked_coats] = 1 << p
         s.n_looked_coats += 1
     elif t == TK_DESC_REVEAL:
         s.desc[a - C_DESCENDANT] = DESC_ON_BOARD
@@ -1211,10 +1271,11 @@ cdef void look_at_cards(GameState* s, int n) noexcept nogil:
         n -= 1
 
 cdef void buy_card(GameState* s, int p, bint two) noexcept nogil:
-    # R-ACT-CARD-1 / R-ACT-CARD-3; the Councilman always looks at two
-    s.avail[BROWN] -= 1
-    if two or owns(s, p, COUNCILMAN):
-        look_at_cards(s, 2)
+    # R-ACT-CARD-1 / R-ACT-CARD-3: with two tiles of one colour, or with the
+    # Councilman, the buyer may look at 2 (a choice once 2 cards are left)
+    use_colour_action(s, BROWN)
+    if (two or owns(s, p, COUNCILMAN)) and popcount64(s.pile | s.discard) >= 2:
+        push_task(s, TK_BUY_MODE, 0)
     else:
         push_task(s, TK_CARD_TO_HAND, 0)
 
@@ -1254,6 +1315,14 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
         s.drawn[1] = NO_TILE
     elif t == TK_DOCK_CHOICE:
         take_from_dock(s, p, a - A_PICK_DOCK)
+    elif t == TK_ABBOT_DOCK:  # R-ACT-CLEAR-2
+        if a != A_NO_DOCK_TILE:
+            take_from_dock(s, p, a - A_PICK_DOCK)
+    elif t == TK_BUY_MODE:  # R-ACT-CARD-1
+        if a == A_LOOK_TWO:
+            look_at_cards(s, 2)
+        else:
+            push_task(s, TK_CARD_TO_HAND, 0)
     elif t == TK_TOWNHALL_CHOICE:
         if a == A_TAKE_COIN:
             pl.coins += 1
@@ -1275,11 +1344,12 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
             c = a - A_TAKE_DISCARD
             s.discard &= ~bit(c)
             pl.hand |= bit(c)
+            pl.known |= bit(c)  # taken face up (R-INFO-3a)
     elif t == TK_COAT_CHOICE:
         j = a - A_KEEP_COAT if a != A_RETURN_COAT else -1
         for i in range(s.n_looked_coats):
             if s.looked_coats[i] != j:
-                coat_under_stack(s, s.looked_coats[i], p)
+                coat_under_stack(s, s.looked_coats[i], p, s.looked_coat_known[i])
         s.n_looked_coats = 0
         if j >= 0:
             take_coat(b, s, p, j)
@@ -1313,8 +1383,8 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
         pl.supply[c] -= 1
         s.bag[c] += 1
         add_vp(s, p, SRC_CATHEDRAL_UPPER, 6)
-    elif t == TK_SWABIAN_COLOUR:  # R-CH-SWABIAN
-        s.avail[a - A_PICK_COLOUR] += 1
+    elif t == TK_SWABIAN_COLOUR:  # R-CH-SWABIAN: an extra action (R-TURN-3)
+        s.extra[a - A_PICK_COLOUR] += 1
     elif t == TK_PATRICIAN_COLOUR:  # R-DRAW-4
         c = a - A_PICK_COLOUR
         s.bag[c] -= 1
@@ -1336,10 +1406,10 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
 cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogil:
     cdef int p = s.turn_player, c, d, i, k
     cdef Player* pl = &s.players[p]
-    if a == A_DRAW:
+    if a == A_DRAW or a == A_DRAW_TWO:
         draw_time_check(s)
         s.phase = PH_PUSH
-        if owns(s, p, BUILDER):
+        if a == A_DRAW_TWO:  # R-DRAW-3
             push_task(s, TK_BUILDER_KEEP, 0)
             push_task(s, TK_DRAW_PUSH_TILE, 1)
         push_task(s, TK_DRAW_PUSH_TILE, 0)
@@ -1358,18 +1428,17 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         pl.supply[s.drawn[0]] += 1
         s.drawn[0] = c
         s.draw_swap_used = 1
-    elif a == A_MONEY:  # R-ACT-MONEY-1
-        s.avail[GRAY] -= 1
-        pl.coins += money_per_action(s, p)
+    elif a == A_MONEY:  # R-ACT-MONEY-1: the bonuses only for an activated tile
+        pl.coins += money_per_action(s, p) if use_colour_action(s, GRAY) else 1
     elif a < A_BUY_PAIR:  # R-ACT-CLEAR-1
         d = a - A_CLEAR
-        s.avail[WHITE] -= 1
+        use_colour_action(s, WHITE)
         for i in range(3 * d, 3 * d + 3):
             if s.outer[i] != NO_TILE:
                 pl.supply[s.outer[i]] += 1
                 s.outer[i] = NO_TILE
         if owns(s, p, ABBOT):  # R-ACT-CLEAR-2
-            push_task(s, TK_DOCK_CHOICE, 0)
+            push_task(s, TK_ABBOT_DOCK, 0)
     elif a < A_BUY_COIN:
         k = a - A_BUY_PAIR
         pl.supply[PAIR_A[k]] -= 1
@@ -1388,8 +1457,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
     elif a == A_RIVER:  # R-ACT-RIVER-1, R-RIVER-4
         if s.river_extra > 0:
             s.river_extra -= 1
-        else:
-            s.avail[TURQUOISE] -= 1
+        elif use_colour_action(s, TURQUOISE):  # the bonuses only for an activated tile
             s.river_extra += owns(s, p, BARGE_DRIVER) + tower_in_force(s, 0)
         move_barge(b, s, p, 1)
     elif a < A_SEAL_WALL:
@@ -1397,7 +1465,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         place_seal(b, s, p, a - A_SEAL, seal_cost(s))
     elif a < A_MERCHANT:
         use_card_play(s)
-        pl.hand &= ~bit(CARD_CITY_WALL)
+        leave_hand(pl, CARD_CITY_WALL)
         s.discard |= bit(CARD_CITY_WALL)
         use_seal_action(s)
         place_seal(b, s, p, a - A_SEAL_WALL, seal_cost(s))
@@ -1416,15 +1484,15 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
     elif a < A_PLAY_LOWER:  # R-CARD-PLAY-1
         c = a - A_PLAY_UPPER
         use_card_play(s)
-        pl.hand &= ~bit(c)
+        leave_hand(pl, c)
         s.discard |= bit(c)
         play_upper(b, s, p, c)
     elif a < A_PICK_COLOUR:
         c = a - A_PLAY_LOWER
         use_card_play(s)
-        pl.hand &= ~bit(c)
+        leave_hand(pl, c)
         pl.front |= bit(c)
-    elif a < A_PICK_DOCK:  # T11 in the draw phase
+    elif a >= A_PICK_COLOUR and a < A_PICK_DOCK:  # T11 in the draw phase
         draw_time_check(s)
         if bag_total(s) == 0:
             refill_empty_bag(s)
@@ -1481,48 +1549,73 @@ cdef void sort8(int8_t* a, int n) noexcept nogil:
             j -= 1
         a[j + 1] = x
 
+cdef uint64_t hidden_cards(const GameState* s, int observer) noexcept nogil:
+    """The cards whose place `observer` does not know: the draw pile, the opponents'
+    hand cards drawn face down, the cards an opponent is looking at (R-INFO-3)."""
+    cdef uint64_t bits = s.pile
+    cdef int p, i
+    for p in range(s.num_players):
+        if p != observer:
+            bits |= s.players[p].hand & ~s.players[p].known
+    if s.turn_player != observer:
+        for i in range(s.n_looked_cards):
+            bits |= bit(s.looked_cards[i])
+    return bits
+
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
     """Redeal what `observer` cannot see, uniformly among the states it cannot
-    tell apart: opponents' hands and the draw pile (R-INFO-3), and the coat
-    stack except the coats the observer put under (R-COAT-4). The bag, the
+    tell apart (R-INFO-3): each hidden card only among the places a card of its
+    reshuffle group can be (the pile holds the last group; a hand keeps the
+    group counts of its hidden cards); cards taken face up stay where they are;
+    the coat stack except the coats the observer knows (R-COAT-4). The bag, the
     tower stack and the unused Descendants are sets whose draws are chance
     events, so they need no redeal."""
     cdef int8_t pool[NUM_CARDS]
-    cdef int n = 0, p, k, i, take
-    cdef uint64_t bits
+    cdef int n, p, k, i, take, g
+    cdef uint64_t rest = hidden_cards(s, observer), group, bits, hid
     cdef bint looked_hidden = s.turn_player != observer and s.n_looked_cards > 0
-    # cards
-    bits = s.pile
-    for p in range(s.num_players):
-        if p != observer:
-            bits |= s.players[p].hand
-    if looked_hidden:
-        for i in range(s.n_looked_cards):
-            bits |= bit(s.looked_cards[i])
-    while bits:
-        pool[n] = ctz64(bits)
-        n += 1
-        bits &= bits - 1
-    shuffle8(pool, n, r)
-    k = 0
-    for p in range(s.num_players):
-        if p == observer:
-            continue
-        take = popcount64(s.players[p].hand)
-        s.players[p].hand = 0
-        for i in range(take):
-            s.players[p].hand |= bit(pool[k])
-            k += 1
-    if looked_hidden:
-        for i in range(s.n_looked_cards):
-            s.looked_cards[i] = pool[k]
-            k += 1
-    s.pile = 0
-    while k < n:
-        s.pile |= bit(pool[k])
-        k += 1
-    # coats: the unknown top, others' coats under the stack, coats an opponent
-    # is looking at
+    # cards, one reshuffle group at a time
+    while rest:
+        g = s.card_group[ctz64(rest)]
+        group = rest
+        if s.reshuffles > 0:  # more than one group may be hidden
+            group = 0
+            bits = rest
+            while bits:
+                i = ctz64(bits)
+                if s.card_group[i] == g:
+                    group |= bit(i)
+                bits &= bits - 1
+        rest &= ~group
+        n = 0
+        bits = group
+        while bits:
+            pool[n] = ctz64(bits)
+            n += 1
+            bits &= bits - 1
+        shuffle8(pool, n, r)
+        k = 0
+        for p in range(s.num_players):
+            if p == observer:
+                continue
+            hid = s.players[p].hand & ~s.players[p].known & group
+            take = popcount64(hid)
+            s.players[p].hand &= ~hid
+            for i in range(take):
+                s.players[p].hand |= bit(pool[k])
+                k += 1
+        if looked_hidden:
+            for i in range(s.n_looked_cards):
+                if group & bit(s.looked_cards[i]):
+                    s.looked_cards[i] = pool[k]
+                    k += 1
+        if s.pile & group:
+            s.pile &= ~group
+            while k < n:
+                s.pile |= bit(pool[k])
+                k += 1
+    # coats: the unknown top, coats under the stack and coats being looked at
+    # that the observer does not know
     n = 0
     bits = s.coat_unknown
     while bits:
@@ -1530,23 +1623,22 @@ cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
         n += 1
         bits &= bits - 1
     for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
+        if not (s.coat_tail_known[i] >> observer) & 1:
             pool[n] = s.coat_tail[i]
             n += 1
-    looked_hidden = s.turn_player != observer and s.n_looked_coats > 0
-    if looked_hidden:
-        for i in range(s.n_looked_coats):
+    for i in range(s.n_looked_coats):
+        if not (s.looked_coat_known[i] >> observer) & 1:
             pool[n] = s.looked_coats[i]
             n += 1
     sort8(pool, n)  # the pool's order must not tell where the hidden coats were
     shuffle8(pool, n, r)
     k = 0
     for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
+        if not (s.coat_tail_known[i] >> observer) & 1:
             s.coat_tail[i] = pool[k]
             k += 1
-    if looked_hidden:
-        for i in range(s.n_looked_coats):
+    for i in range(s.n_looked_coats):
+        if not (s.looked_coat_known[i] >> observer) & 1:
             s.looked_coats[i] = pool[k]
             k += 1
     s.coat_unknown = 0

@@ -86,6 +86,10 @@ def _coats(mask: int) -> list[str]:
     return [COATS[i] for i in range(len(COATS)) if mask >> i & 1]
 
 
+def _seats(mask: int, n: int) -> list[str]:
+    return [SEATS[p] for p in range(n) if mask >> p & 1]
+
+
 def state_to_position(state: core.State, viewer: int | None = None) -> dict:
     """The position as a JSON-ready dict: full, or the view of seat `viewer`."""
     r = state.raw()
@@ -103,6 +107,7 @@ def state_to_position(state: core.State, viewer: int | None = None) -> dict:
     pos["turn"] = {
         "drawn": [COLOURS[c] for c in r["drawn"] if c >= 0],
         "actions": _colour_counts(r["avail"]),
+        "extra actions": _colour_counts(r["extra"]),
         "free card play": bool(r["free_play"]),
         "extra river steps": r["river_extra"],
         "T5 seal": bool(r["t5_seal"]),
@@ -124,11 +129,26 @@ def state_to_position(state: core.State, viewer: int | None = None) -> dict:
     else:
         pos["draw pile size"] = bin(r["pile"]).count("1")
     pos["discard pile"] = _cards(r["discard"])
+    groups = r["card_group"]
+    pos["reshuffles"] = [[CARDS[c] for c in range(len(CARDS)) if groups[c] == g]
+                         for g in range(1, r["reshuffles"] + 1)]
+
+    def by_group(cards) -> list[int]:
+        """Hidden cards by reshuffle group: drawn before the first, after the first, ..."""
+        counts = [0] * (r["reshuffles"] + 1)
+        for c in cards:
+            counts[groups[c]] += 1
+        return counts
+
     under = []
-    for c, by in zip(r["coat_tail"][:r["coat_tail_len"]], r["coat_tail_by"][:r["coat_tail_len"]]):
+    n_under = r["coat_tail_len"]
+    for c, by, known in zip(r["coat_tail"][:n_under], r["coat_tail_by"][:n_under],
+                            r["coat_tail_known"][:n_under]):
         entry = {"by": SEATS[by]}
-        if viewer is None or by == viewer:
+        if viewer is None or known >> viewer & 1:
             entry = {"coat": COATS[c], "by": SEATS[by]}
+        if known != 1 << by:
+            entry["known to"] = _seats(known, n)
         under.append(entry)
     pos["coat stack"] = {
         "shuffled": _coats(r["coat_unknown"]) if viewer is None else bin(r["coat_unknown"]).count("1"),
@@ -145,12 +165,20 @@ def state_to_position(state: core.State, viewer: int | None = None) -> dict:
         }
     looked_cards = r["looked_cards"][:r["n_looked_cards"]]
     looked_coats = r["looked_coats"][:r["n_looked_coats"]]
+    coats_known = r["looked_coat_known"][:r["n_looked_coats"]]
     if looked_cards or looked_coats:
         if viewer is None or viewer == r["turn_player"]:
             pos["looked at"] = {"cards": [CARDS[c] for c in looked_cards],
                                 "coats": [COATS[c] for c in looked_coats]}
         else:
             pos["looked at"] = {"cards": len(looked_cards), "coats": len(looked_coats)}
+            if r["reshuffles"]:
+                pos["looked at"]["cards by reshuffle"] = by_group(looked_cards)
+            if any(k >> viewer & 1 for k in coats_known):  # R-COAT-4
+                pos["looked at"]["coats"] = [COATS[c] if k >> viewer & 1 else None
+                                             for c, k in zip(looked_coats, coats_known)]
+        if any(k != 1 << r["turn_player"] for k in coats_known):
+            pos["looked at"]["coats known to"] = [_seats(k, n) for k in coats_known]
     players = []
     for p, pl in enumerate(r["players"]):
         entry = {
@@ -174,6 +202,12 @@ def state_to_position(state: core.State, viewer: int | None = None) -> dict:
             entry["hand"] = _cards(pl["hand"])
         else:
             entry["hand size"] = bin(pl["hand"]).count("1")
+        if pl["known"]:
+            entry["known cards"] = _cards(pl["known"])  # R-INFO-3a
+        if viewer is not None and viewer != p and r["reshuffles"]:
+            hidden = pl["hand"] & ~pl["known"]
+            entry["hidden cards by reshuffle"] = by_group(
+                [c for c in range(len(CARDS)) if hidden >> c & 1])
         players.append(entry)
     pos["players"] = players
     return pos
@@ -273,15 +307,17 @@ class _Reader:
 
 TOP_FIELDS = ("format", "kind", "viewer", "variant", "round", "to move", "phase", "turn",
               "pending", "grid", "outer spaces", "docks", "bag", "tiles added", "draw pile",
-              "draw pile size", "discard pile", "coat stack", "descendants on board", "tower",
+              "draw pile size", "discard pile", "reshuffles", "coat stack", "descendants on board",
+              "tower",
               "looked at", "players", "board")
-TURN_FIELDS = ("drawn", "actions", "free card play", "extra river steps", "T5 seal",
+TURN_FIELDS = ("drawn", "actions", "extra actions", "free card play", "extra river steps", "T5 seal",
                "draw swap used", "merchant used", "T10 used", "pushed out at")
 PLAYER_FIELDS = ("name", "score", "vp", "coins", "sparrows", "barge", "supply", "seals", "coats",
-                 "unmarked coats", "descendants", "in front", "hand", "hand size")
+                 "unmarked coats", "descendants", "in front", "hand", "hand size", "known cards",
+                 "hidden cards by reshuffle")
 
 
-def _task_arg(rd: _Reader, task: dict, t: int, where: str, n: int) -> int:
+def _task_arg(rd: _Reader, task: dict, t: int, where: str) -> int:
     """The argument of pending task `t`, checked against what the core reads it as."""
     name = TASKS[t]
     if t in NEVER_PENDING:
@@ -368,6 +404,8 @@ def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> 
     if phase == PHASE_BEFORE_DRAW and r["draw_swap_used"]:
         rd.fail("turn.draw swap used", "the joker and the Scholar swap the drawn tile; nothing "
                 "is drawn in phase 'before draw' (R-DRAW-5, R-DRAW-6)")
+    if r["merchant_used"] and not owns("Merchant"):
+        rd.fail("turn.merchant used", f"{SEATS[mover]} does not own the Merchant (R-DESC-MERCHANT)")
     most = owns("Barge Driver") + in_force("T1")
     if r["river_extra"] > most:
         rd.fail("turn.extra river steps", f"at most {most} here (1 with the Barge Driver, 1 with "
@@ -381,9 +419,7 @@ def _check_turn(rd: _Reader, r: dict, tasks: list[int], t5_seal, phase: int) -> 
         t5_seal = in_force("T5")
     if t5_seal and not in_force("T5"):
         rd.fail("turn.T5 seal", "tower tile T5 is not in force")
-    if not t5_seal and in_force("T5") and phase in (PHASE_BEFORE_DRAW, PHASE_PUSH):
-        rd.fail("turn.T5 seal", "tower tile T5 is in force and its seal action is used only in "
-                f"the actions, so it is still available in phase {phase_name!r}")
+    # R-TURN-3: the T5 seal may be used in any phase, so a used one fits every phase
 
     # tasks bound to the tower, to the start of a round or to looked-at cards and coats
     for i in pending("tower reveal"):
@@ -489,6 +525,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     drawn = [rd.name(c, COLOURS, f"turn.drawn[{i}]", "colour") for i, c in enumerate(drawn_names)]
     r["drawn"] = drawn + [NO_TILE] * (2 - len(drawn))
     r["avail"] = rd.colour_counts(turn, "actions", "turn", {}, hi=MAX_ACTIONS)
+    r["extra"] = rd.colour_counts(turn, "extra actions", "turn", {}, hi=MAX_ACTIONS)
     r["free_play"] = int(rd.field(turn, "free card play", "turn", bool, True))
     r["river_extra"] = rd.count(turn, "extra river steps", "turn", 0, hi=2)
     t5_seal = rd.field(turn, "T5 seal", "turn", bool, None)  # default: T5 in force (below)
@@ -512,7 +549,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         names = list(TASK_IDS)
         tasks.append(TASK_IDS[names[rd.name(rd.field(task, "task", where, str), names,
                                             f"{where}.task", "task")]])
-        args.append(_task_arg(rd, task, tasks[-1], where, n))
+        args.append(_task_arg(rd, task, tasks[-1], where))
     r["task"] = tasks + [0] * (len(r["task"]) - len(tasks))
     r["task_arg"] = args + [0] * (len(r["task_arg"]) - len(args))
     r["n_tasks"] = len(tasks)
@@ -545,6 +582,48 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     desc = [DESC_UNSEEN] * len(DESCENDANTS)
     for d in on_board:
         desc[d] = DESC_ON_BOARD
+
+    # reshuffle groups (R-INFO-3b): group g holds the cards the g-th reshuffle put into
+    # the draw pile and no later one did
+    reshuffled = rd.field(data, "reshuffles", "", list, [])
+    if len(reshuffled) > 255:
+        rd.fail("reshuffles", f"at most 255 reshuffles, got {len(reshuffled)}")
+    groups = [0] * len(CARDS)
+    group_of: dict[int, str] = {}
+    for g, cards in enumerate(reshuffled):
+        if not isinstance(cards, list):
+            rd.fail(f"reshuffles[{g}]", f"must be a list of cards, got {type(cards).__name__}")
+        for i, name in enumerate(cards):
+            c = rd.name(name, CARDS, f"reshuffles[{g}][{i}]", "card")
+            if c in group_of:
+                rd.fail(f"reshuffles[{g}][{i}]", f"{CARDS[c]} is already in {group_of[c]} "
+                        "(a card belongs to the last reshuffle that put it into the pile)")
+            group_of[c] = f"reshuffles[{g}]"
+            groups[c] = g + 1
+    r["reshuffles"] = len(reshuffled)
+    r["card_group"] = groups
+    n_groups = len(reshuffled) + 1
+
+    def group_counts(obj, key, where, total, what):
+        """Hidden cards by reshuffle group; the default puts them all in group 0."""
+        path = f"{where}.{key}"
+        counts = rd.field(obj, key, where, list, None)
+        if counts is None:
+            if total and n_groups > 1:
+                rd.fail(path, f"missing: after a reshuffle, give how many of the {total} {what} "
+                        f"were drawn before the first reshuffle, after it, ... ({n_groups} numbers)")
+            return [total] + [0] * (n_groups - 1)
+        if len(counts) != n_groups:
+            rd.fail(path, f"must list {n_groups} numbers (before the first reshuffle and after "
+                    f"each of the {n_groups - 1}), got {len(counts)}")
+        for i, k in enumerate(counts):
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                rd.fail(f"{path}[{i}]", f"must be a whole number >= 0, got {k!r}")
+        if sum(counts) != total:
+            rd.fail(path, f"add up to {sum(counts)}, but {total} {what} are hidden")
+        return counts
+
+    hidden_by_group: dict[int, list[int]] = {}
 
     # players
     cards_seen: dict[int, str] = {}
@@ -639,19 +718,32 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         front = rd.names(pd, "in front", where, CARDS, "card")
         claim_cards(front, f"{where}.in front")
         pl["front"] = sum(1 << c for c in front)
+        known = rd.names(pd, "known cards", where, CARDS, "card", [])
         if is_view and p != viewer:
             if "hand" in pd:
                 rd.fail(f"{where}.hand", f"a view of {SEATS[viewer]} cannot know {SEATS[p]}'s hand; "
-                        "give 'hand size'")
+                        "give 'hand size' (and the cards taken face up as 'known cards')")
             hand_sizes[p] = rd.count(pd, "hand size", where, hi=len(CARDS))
-            pl["hand"] = 0
+            if len(known) > hand_sizes[p]:
+                rd.fail(f"{where}.known cards", f"{len(known)} known cards, but the hand holds "
+                        f"{hand_sizes[p]}")
+            claim_cards(known, f"{where}.known cards")
+            pl["hand"] = sum(1 << c for c in known)
+            hidden_by_group[p] = group_counts(pd, "hidden cards by reshuffle", where,
+                                              hand_sizes[p] - len(known), "hand cards")
         else:
             if "hand size" in pd:
                 rd.fail(f"{where}.hand size", "give the cards themselves ('hand') for this player")
+            if "hidden cards by reshuffle" in pd:
+                rd.fail(f"{where}.hidden cards by reshuffle", "only for another player's hand in a view")
             hand = rd.names(pd, "hand", where, CARDS, "card")
             claim_cards(hand, f"{where}.hand")
+            for i, c in enumerate(known):
+                if c not in hand:
+                    rd.fail(f"{where}.known cards[{i}]", f"{CARDS[c]} is not in the hand")
             pl["hand"] = sum(1 << c for c in hand)
             hand_sizes[p] = len(hand)
+        pl["known"] = sum(1 << c for c in known)
 
     owned = sum(1 for d in desc if d >= 0)
     if len(on_board) + owned != LAID_OUT:
@@ -682,13 +774,27 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     claim_cards(discard, "discard pile")
     r["discard"] = sum(1 << c for c in discard)
     looked = rd.field(data, "looked at", "", dict, {})
-    rd.unknown_keys(looked, ("cards", "coats"), "looked at")
+    rd.unknown_keys(looked, ("cards", "coats", "cards by reshuffle", "coats known to"), "looked at")
     looked_hidden = is_view and viewer != mover
+    looked_by_group = [0] * n_groups
     if looked_hidden:
         n_looked_cards = rd.count(looked, "cards", "looked at", 0, hi=3)
-        n_looked_coats = rd.count(looked, "coats", "looked at", 0, hi=2)
-        looked_cards, looked_coats = [], []
+        looked_by_group = group_counts(looked, "cards by reshuffle", "looked at", n_looked_cards,
+                                       "looked-at cards")
+        looked_cards = []
+        if isinstance(looked.get("coats"), list):  # some of them known to the viewer (R-COAT-4)
+            looked_coats = [None if name is None else
+                            rd.name(name, COATS, f"looked at.coats[{i}]", "coat of arms")
+                            for i, name in enumerate(looked["coats"])]
+            for i, c in enumerate(looked_coats):
+                if c is not None:
+                    claim_coat(c, f"looked at.coats[{i}]")
+        else:
+            looked_coats = [None] * rd.count(looked, "coats", "looked at", 0, hi=2)
+        n_looked_coats = len(looked_coats)
     else:
+        if "cards by reshuffle" in looked:
+            rd.fail("looked at.cards by reshuffle", "only in the view of another player")
         looked_cards = rd.names(looked, "cards", "looked at", CARDS, "card", [])
         looked_coats = rd.names(looked, "coats", "looked at", COATS, "coat of arms", [])
         claim_cards(looked_cards, "looked at.cards")
@@ -703,35 +809,68 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
         rd.fail("looked at.cards", "cards are looked at only while a 'card keep' is pending")
     if n_looked_coats and TASK_IDS["coat choice"] not in tasks:
         rd.fail("looked at.coats", "coats are looked at only while a 'coat choice' is pending")
+    looked_known = []
+    known_lists = rd.field(looked, "coats known to", "looked at", list, [[SEATS[mover]]] * n_looked_coats)
+    if len(known_lists) != n_looked_coats:
+        rd.fail("looked at.coats known to", f"must list who knows each of the {n_looked_coats} "
+                f"looked-at coats, got {len(known_lists)}")
+    for i, names in enumerate(known_lists):
+        where = f"looked at.coats known to[{i}]"
+        if not isinstance(names, list):
+            rd.fail(where, f"must be a list of players, got {type(names).__name__}")
+        mask = 0
+        for j, name in enumerate(names):
+            mask |= 1 << rd.name(name, seats, f"{where}[{j}]", "player")
+        if not mask >> mover & 1:
+            rd.fail(where, f"{SEATS[mover]}, who is looking at the coat, knows it")
+        if looked_hidden and (looked_coats[i] is not None) != bool(mask >> viewer & 1):
+            rd.fail(f"looked at.coats[{i}]", f"{SEATS[viewer]} " + (
+                "knows this coat: name it" if mask >> viewer & 1 else "cannot know this coat: null")
+                + " (R-COAT-4)")
+        looked_known.append(mask)
 
     unseen = [c for c in range(len(CARDS)) if c not in cards_seen]
     if is_view:
         pile_size = rd.count(data, "draw pile size", "", hi=len(CARDS))
         if "draw pile" in data:
             rd.fail("draw pile", "a view gives only the 'draw pile size'")
-        hidden = pile_size + n_looked_cards * looked_hidden + sum(
-            hand_sizes[p] for p in range(n) if p != viewer)
+        others = [p for p in range(n) if p != viewer]
+        hidden_in = {p: sum(hidden_by_group[p]) for p in others}
+        hidden = pile_size + n_looked_cards * looked_hidden + sum(hidden_in.values())
         if hidden != len(unseen):
             rd.fail("draw pile size", f"{len(unseen)} cards are unseen by {SEATS[viewer]}, but the "
                     f"draw pile ({pile_size}) and the other hands ("
-                    f"{', '.join(f'{SEATS[p]} {hand_sizes[p]}' for p in range(n) if p != viewer)})"
+                    f"{', '.join(f'{SEATS[p]} {hidden_in[p]}' for p in others)})"
                     + (f" and the {n_looked_cards} looked-at cards" if looked_hidden else "")
                     + f" hold {hidden}")
-        # any consistent deal will do: the searcher redeals every iteration
-        k = 0
-        for p in range(n):
-            if p != viewer:
-                r["players"][p]["hand"] = sum(1 << c for c in unseen[k:k + hand_sizes[p]])
-                k += hand_sizes[p]
-        if looked_hidden:
-            looked_cards = unseen[k:k + n_looked_cards]
-            k += n_looked_cards
-        r["pile"] = sum(1 << c for c in unseen[k:])
+        # any consistent deal will do: the searcher redeals every iteration; each
+        # reshuffle group is dealt among the places its cards can be (R-INFO-3b)
+        r["pile"] = 0
+        for g in range(n_groups):
+            cards_g = [c for c in unseen if groups[c] == g]
+            want = (sum(hidden_by_group[p][g] for p in others) + looked_by_group[g]
+                    + (pile_size if g == n_groups - 1 else 0))
+            if want != len(cards_g):
+                what = "before the first reshuffle" if g == 0 else f"of reshuffles[{g - 1}]"
+                rd.fail("reshuffles", f"{len(cards_g)} cards {what} are unseen by {SEATS[viewer]}, "
+                        f"but the hands, looked-at cards and draw pile hold {want} of them")
+            k = 0
+            for p in others:
+                take = hidden_by_group[p][g]
+                r["players"][p]["hand"] |= sum(1 << c for c in cards_g[k:k + take])
+                k += take
+            looked_cards += cards_g[k:k + looked_by_group[g]]
+            k += looked_by_group[g]
+            r["pile"] |= sum(1 << c for c in cards_g[k:])
     else:
         if "draw pile size" in data:
             rd.fail("draw pile size", "a full position lists the 'draw pile' itself")
         pile = rd.names(data, "draw pile", "", CARDS, "card")
         claim_cards(pile, "draw pile")
+        for i, c in enumerate(pile):
+            if groups[c] != n_groups - 1:
+                rd.fail(f"draw pile[{i}]", f"{CARDS[c]} is not among the cards of the last reshuffle, "
+                        "the only ones the draw pile holds (R-INFO-3b)")
         r["pile"] = sum(1 << c for c in pile)
         missing = [CARDS[c] for c in range(len(CARDS)) if c not in cards_seen]
         if missing:
@@ -744,17 +883,24 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     stack = rd.field(data, "coat stack", "", dict)
     rd.unknown_keys(stack, ("shuffled", "under"), "coat stack")
     under = rd.field(stack, "under", "coat stack", list)
-    tail, tail_by = [], []
+    tail, tail_by, tail_known = [], [], []
     for i, entry in enumerate(under):
         where = f"coat stack.under[{i}]"
         if not isinstance(entry, dict):
             rd.fail(where, "must be an object like {\"coat\": \"S-1\", \"by\": \"Red\"}")
-        rd.unknown_keys(entry, ("coat", "by"), where)
+        rd.unknown_keys(entry, ("coat", "by", "known to"), where)
         by = rd.name(rd.field(entry, "by", where, str), seats, f"{where}.by", "player")
         tail_by.append(by)
-        if is_view and by != viewer:
+        known = 0
+        for j, name in enumerate(rd.field(entry, "known to", where, list, [SEATS[by]])):
+            known |= 1 << rd.name(name, seats, f"{where}.known to[{j}]", "player")
+        if not known >> by & 1:
+            rd.fail(f"{where}.known to", f"{SEATS[by]}, who put the coat there, knows it (R-COAT-4)")
+        tail_known.append(known)
+        if is_view and not known >> viewer & 1:
             if "coat" in entry:
-                rd.fail(f"{where}.coat", f"{SEATS[viewer]} cannot know a coat {SEATS[by]} put under")
+                rd.fail(f"{where}.coat", f"{SEATS[viewer]} cannot know a coat {SEATS[by]} put under"
+                        " (it is not known to them, R-COAT-4)")
             tail.append(None)
         else:
             c = rd.name(rd.field(entry, "coat", where, str), COATS, f"{where}.coat", "coat of arms")
@@ -763,7 +909,7 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     coats_unseen = [c for c in range(len(COATS)) if c not in coat_place]
     if is_view:
         shuffled_n = rd.count(stack, "shuffled", "coat stack", hi=len(COATS))
-        hidden_n = shuffled_n + sum(1 for c in tail if c is None) + n_looked_coats * looked_hidden
+        hidden_n = shuffled_n + tail.count(None) + looked_coats.count(None)
         if hidden_n != len(coats_unseen):
             rd.fail("coat stack.shuffled", f"{len(coats_unseen)} coats are unseen by {SEATS[viewer]}, "
                     f"but the stack and the looked-at coats hold {hidden_n}")
@@ -772,9 +918,10 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
             if c is None:
                 tail[i] = coats_unseen[k]
                 k += 1
-        if looked_hidden:
-            looked_coats = coats_unseen[k:k + n_looked_coats]
-            k += n_looked_coats
+        for i, c in enumerate(looked_coats):
+            if c is None:
+                looked_coats[i] = coats_unseen[k]
+                k += 1
         shuffled = coats_unseen[k:]
     else:
         shuffled = rd.names(stack, "shuffled", "coat stack", COATS, "coat of arms")
@@ -786,6 +933,8 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     r["coat_unknown"] = sum(1 << c for c in shuffled)
     r["coat_tail"] = tail + [0] * (len(COATS) - len(tail))
     r["coat_tail_by"] = tail_by + [0] * (len(COATS) - len(tail_by))
+    r["coat_tail_known"] = tail_known + [0] * (len(COATS) - len(tail_known))
+    r["looked_coat_known"] = (looked_known + [0, 0])[:2]
     r["coat_tail_len"] = len(tail)
     r["looked_coats"] = (looked_coats + [0, 0])[:2]
     r["n_looked_coats"] = n_looked_coats
