@@ -65,6 +65,8 @@ def test_the_crashing_inputs_of_issue_9_are_refused_in_a_subprocess():
      "task_arg[0]: the amount task's card is Siege"),
     ({"phase": 1}, "drawn[0]: a tile is needed here"),
     ({"coat_tail_len": 2, "coat_tail": [-1] * 12}, "coat_tail[0]: a coat of the 2 under the stack"),
+    ({"coat_unknown": 1, "coat_owner": [0] + [-1] * 11}, "coat_owner[0]: coat 0 is already in coat_unknown"),
+    ({"reshuffles": 0, "card_group": [0] * 32 + [1]}, "card_group[32]: reshuffle 1, but only 0 happened"),
     ({"n_looked_cards": 1, "looked_cards": [-1] * 3}, "looked_cards[0]: one of the 1 looked at, got -1"),
     ({"players": [{}]}, "players: expected a list of 2 players (num_players), got 1"),
     ({"players": [{"barge": 22}, {}]}, "players[0].barge: must be between 0 and 21, got 22"),

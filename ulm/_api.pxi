@@ -601,6 +601,9 @@ def _checked_raw(dict d, dict current):
         for i, v in enumerate(out[name]):
             if v >= n:
                 raise ValueError(f"{name}[{i}]: no seat {v} in a {n}-player game")
+    for i, g in enumerate(out["card_group"]):   # R-INFO-3b: groups of past reshuffles
+        if g > out["reshuffles"]:
+            raise ValueError(f"card_group[{i}]: reshuffle {g}, but only {out['reshuffles']} happened")
     for i in range(out["coat_tail_len"]):
         if out["coat_tail"][i] < 0:
             raise ValueError(f"coat_tail[{i}]: a coat of the {out['coat_tail_len']} under the stack")
@@ -608,6 +611,16 @@ def _checked_raw(dict d, dict current):
         for i in range(count):
             if out[name][i] < 0:
                 raise ValueError(f"{name}[{i}]: one of the {count} looked at, got {out[name][i]}")
+    # each coat in one place at most: the stack's arrays hold NUM_COATS entries
+    seen = {}
+    places = [(c, "coat_unknown") for c in range(NUM_COATS) if out["coat_unknown"] >> c & 1]
+    places += [(out["coat_tail"][i], f"coat_tail[{i}]") for i in range(out["coat_tail_len"])]
+    places += [(out["looked_coats"][i], f"looked_coats[{i}]") for i in range(out["n_looked_coats"])]
+    places += [(c, f"coat_owner[{c}]") for c in range(NUM_COATS) if out["coat_owner"][c] >= 0]
+    for c, where in places:
+        if c in seen:
+            raise ValueError(f"{where}: coat {c} is already in {seen[c]}")
+        seen[c] = where
     # the task stack: known tasks below n_tasks, their arguments in range
     nt = out["n_tasks"]
     pending_fill = set()
@@ -626,6 +639,11 @@ def _checked_raw(dict d, dict current):
             raise ValueError(f"task_arg[{i}]: task {TASKS[t]!r} takes {lo}..{hi}, got {a}")
         if t == TK_GRID_FILL:
             pending_fill.add(a)
+    for task, name, room in ((TK_CARD_LOOK, "looked_cards", 3), (TK_COAT_DRAW, "looked_coats", 2)):
+        coming = sum(1 for i in range(nt) if out["task"][i] == task)
+        if out["n_" + name] + coming > room:
+            raise ValueError(f"n_{name}: {out['n_' + name]} looked at and {coming} more to come "
+                             f"({TASKS[task]!r} pending), more than the {room} there is room for")
     # tiles the core reads as colours
     for i, c in enumerate(out["grid"]):
         if c == NO_TILE and i not in pending_fill:

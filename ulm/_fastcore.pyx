@@ -292,6 +292,8 @@ cdef void take_coat(const Board* b, GameState* s, int p, int c) noexcept nogil:
 
 cdef void coat_under_stack(GameState* s, int c, int p, uint8_t known) noexcept nogil:
     # R-COAT-4: the coat goes to the bottom, known to p and to all who knew it
+    if s.coat_tail_len >= NUM_COATS:  # only an inconsistent set_raw state gets here
+        return
     s.coat_tail[s.coat_tail_len] = c
     s.coat_tail_by[s.coat_tail_len] = p
     s.coat_tail_known[s.coat_tail_len] = known | (1 << p)
@@ -708,7 +710,7 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
         elif t == TK_COAT_DRAW:
             if s.coat_unknown != 0:
                 return
-            if s.coat_tail_len > 0:  # only coats put under are left: no chance
+            if s.coat_tail_len > 0 and s.n_looked_coats < 2:  # only coats put under are left
                 s.looked_coats[s.n_looked_coats] = s.coat_tail[0]
                 s.looked_coat_known[s.n_looked_coats] = s.coat_tail_known[0] | (1 << p)
                 s.n_looked_coats += 1
@@ -1100,8 +1102,8 @@ cdef inline int select_bit(uint64_t w, int k) noexcept nogil:
 
 cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil:
     """A uniformly random legal decision, without listing them: the same action
-    and the same draw from r as ``legal_actions(...)[rng_below(r, n)]``.
-    Call only where a decision is due (n > 0)."""
+    and the same draw from r as ``legal_actions(...)[rng_below(r, n)]``; -1
+    (and no draw) where there is none (a stuck state set by hand)."""
     cdef uint64_t w[LEGAL_WORDS]
     cdef int count[LEGAL_WORDS]
     cdef int i, k, n = 0
@@ -1109,6 +1111,8 @@ cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil
     for i in range(LEGAL_WORDS):
         count[i] = popcount64(w[i])
         n += count[i]
+    if n == 0:
+        return -1
     k = rng_below(r, n)
     for i in range(LEGAL_WORDS):
         if k < count[i]:
@@ -1240,15 +1244,16 @@ cdef void apply_chance(const Board* b, GameState* s, int a) noexcept nogil:
         s.pile &= ~bit(x)
         if t == TK_CARD_TO_HAND:
             s.players[p].hand |= bit(x)
-        else:
+        elif s.n_looked_cards < 3:     # always, unless the state was set by hand
             s.looked_cards[s.n_looked_cards] = x
             s.n_looked_cards += 1
     elif t == TK_COAT_DRAW:
         x = a - C_COAT
         s.coat_unknown &= ~(1 << x)
-        s.looked_coats[s.n_looked_coats] = x
-        s.looked_coat_known[s.n_looked_coats] = 1 << p
-        s.n_looked_coats += 1
+        if s.n_looked_coats < 2:
+            s.looked_coats[s.n_looked_coats] = x
+            s.looked_coat_known[s.n_looked_coats] = 1 << p
+            s.n_looked_coats += 1
     elif t == TK_DESC_REVEAL:
         s.desc[a - C_DESCENDANT] = DESC_ON_BOARD
     else:
@@ -1520,13 +1525,17 @@ cdef void apply_action(const Board* b, GameState* s, int a) noexcept nogil:
     settle(b, s)
 
 cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil:
+    cdef int a
     while True:
         if s.n_tasks > 0 and is_chance_task(s.task[s.n_tasks - 1]):
             apply_action(b, s, sample_chance(s, r))
             continue
         if s.n_tasks == 0 and s.phase == PH_GAME_OVER:
             return
-        apply_action(b, s, sample_legal(b, s, r))
+        a = sample_legal(b, s, r)
+        if a < 0:       # stuck: only a state set by hand gets here
+            return
+        apply_action(b, s, a)
 
 # ---------------------------------------------------------------------------
 # Hidden information (RULES section 12)
