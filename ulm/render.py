@@ -101,12 +101,18 @@ def render_position(pos: dict, table: dict | None = None) -> str:
         f"{q}: {', '.join(v) if v else '-'}" for q, v in seals.items()))
     lines.append("")
     for p in pos["players"]:
+        known = p.get("known cards", [])
         if "hand" in p:
             hand = ", ".join(p["hand"]) or "empty"
+            if known:
+                hand += f" (known to all: {', '.join(known)})"
+        elif not p["hand size"]:
+            hand = "empty"
+        elif known:   # taken face up (R-INFO-3a)
+            hand = (f"{plural(p['hand size'], 'card')} (known to all: {', '.join(known)}; "
+                    f"{p['hand size'] - len(known)} hidden)")
         else:
-            hand = plural(p["hand size"], "card") + " (hidden)" if p["hand size"] else "empty"
-        if p.get("known cards"):
-            hand += f" (known to all: {', '.join(p['known cards'])})"
+            hand = plural(p["hand size"], "card") + " (hidden)"
         river = f"{values[p['barge']]:+d}"
         lines.append(f"{p['name']}: {p['score']} VP, {plural(p['coins'], 'coin')}, "
                      f"{plural(p['sparrows'], 'sparrow')}, barge on {river} (space {p['barge']})")
