@@ -6,7 +6,8 @@ import os
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+                 fail_on_input_errors)
 from mcts import MAX_WORKERS
 
 
@@ -120,7 +121,8 @@ def _split_specs(text: str) -> list[str]:
               help="Games in all, rounded up to whole rotations of the seats.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
-              help="Worker processes playing games in parallel.")
+              help="Worker processes playing games in parallel (without --scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
@@ -130,25 +132,35 @@ def _split_specs(text: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def tournament(bots, more_bots, players, games, workers, seed, variant, board, out, as_json, quiet):
+def tournament(bots, more_bots, players, games, workers, scheduler, seed, variant, board, out,
+               as_json, quiet):
     """Play many games between bots (duplicate deals, rotated seats) and report who is stronger.
 
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
-    from mcts.tournament import TournamentConfig, TournamentError, format_table, run_tournament
+    from mcts.cluster import ClusterError, open_executor
+    from mcts.tournament import (TournamentConfig, TournamentError, format_table, run_tournament,
+                                 validate_config)
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
     if out == "":
         raise InputError("--out: no folder name given")
+    check_workers_or_scheduler(scheduler)
     try:
-        summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
-                                 log=lambda text: click.echo(text, err=True))
+        validate_config(cfg)  # before reaching or starting a cluster
+        with open_executor(scheduler) as executor:
+            summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
+                                     log=lambda text: click.echo(text, err=True),
+                                     scheduler=executor)
     except TournamentError as exc:
         raise InputError(str(exc)) from None
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(summary, indent=1))
     else:
         click.echo(format_table(summary))
         if out:
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")
+

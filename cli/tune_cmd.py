@@ -6,7 +6,8 @@ import os
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+                 fail_on_input_errors)
 
 
 @click.command("tune", context_settings=HELP)
@@ -22,7 +23,8 @@ from cli import HELP, InputError, fail_on_input_errors
 @click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
               help="Finished trials wanted in all (a resumed study counts those it has).")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
-              help="Worker processes playing a trial's games.")
+              help="Worker processes playing a trial's games (without --scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the deals and of the optimiser.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
@@ -31,15 +33,17 @@ from cli import HELP, InputError, fail_on_input_errors
 @click.option("--json", "as_json", is_flag=True, help="Print the best trial as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def tune(bot, params, against, players, games_per_trial, trials, workers, seed, out,
+def tune(bot, params, against, players, games_per_trial, trials, workers, scheduler, seed, out,
          as_json, quiet):
     """Find the options of BOT that win most against the --against bots (optuna TPE).
 
     Example: ulm tune --bot ismcts:time=0.05 --param c=0.2:2.0 --against pimc:time=0.05
     --games-per-trial 40 --trials 30 --out tune-c
     """
-    from mcts.tune import TuneConfig, TuneError, parse_param, run_tune
+    from mcts.cluster import ClusterError, open_executor
+    from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, validate
     from mcts.tournament import TournamentError
+    check_workers_or_scheduler(scheduler)
     try:
         name = bot.split(":", 1)[0].strip()
         from mcts.bots import BOTS
@@ -48,9 +52,16 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, seed, 
         cfg = TuneConfig(bot=bot, params=[parse_param(p, name) for p in params],
                          against=list(against), players=players,
                          games_per_trial=games_per_trial, trials=trials, seed=seed)
-        best = run_tune(cfg, out, workers=workers, progress=not (quiet or as_json))
+        validate(cfg)  # before reaching or starting a cluster
+        with open_executor(scheduler) as executor:
+            if executor is not None and not (quiet or as_json):
+                click.echo(executor.describe(), err=True)
+            best = run_tune(cfg, out, workers=workers, progress=not (quiet or as_json),
+                            scheduler=executor)
     except (TuneError, TournamentError) as exc:
         raise InputError(str(exc)) from None
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(best, indent=1))
         return

@@ -1103,7 +1103,7 @@ cdef inline int select_bit(uint64_t w, int k) noexcept nogil:
 cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil:
     """A uniformly random legal decision, without listing them: the same action
     and the same draw from r as ``legal_actions(...)[rng_below(r, n)]``; -1
-    (and no draw) where there is none."""
+    (and no draw) where there is none (a stuck state set by hand)."""
     cdef uint64_t w[LEGAL_WORDS]
     cdef int count[LEGAL_WORDS]
     cdef int i, k, n = 0
