@@ -135,12 +135,14 @@ def test_bad_files_name_the_file(tmp_path):
 
 
 def test_suggest_gives_advice_as_text_and_json():
-    path = EXAMPLES / "midgame-4p-view.json"
+    path = EXAMPLES / "push-4p-view.json"
     out = assert_ok(run("suggest", path, "--iterations", 60, "--quiet")).stdout
     assert "Recommended decisions" in out and "Search: 60 iterations" in out
     data = json.loads(assert_ok(run("suggest", path, "--iterations", 60, "--json")).stdout)
     assert data["seat"] == 1 and data["stats"]["iterations"] == 60
     assert data["best_action_name"]
+    forced = assert_ok(run("suggest", EXAMPLES / "midgame-4p-view.json", "--quiet")).stdout
+    assert "The only legal decision: draw" in forced
 
 
 @pytest.mark.parametrize("args, words", [
