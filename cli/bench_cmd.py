@@ -14,13 +14,15 @@ from cli import HELP
 @click.option("--quick", is_flag=True, help="Smaller samples (a few seconds in all).")
 def bench(as_json, quick):
     """Measure random playouts/s, determinizations/s, ISMCTS iterations/s (1 and all
-    cores), bytes per tree node, and print a node-count signature of a fixed search.
+    cores; random rollouts, and the default search next to the baseline preset),
+    bytes per tree node, and print a node-count signature of a fixed search.
 
     The signature (tree nodes and the best action of a fixed, seeded search of a
     fixed mid-game position) must
     repeat exactly on every machine: a change to it means the search or the
     rules changed behaviour.
     """
+    from mcts.bots import search_options
     from mcts.search import NODE_BYTES, search
     from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
     from ulm._fastcore import STATE_BYTES
@@ -32,11 +34,17 @@ def bench(as_json, quick):
         figures[f"playouts_per_second_{n}p"] = round(playouts_per_second(n, games=int(3000 * scale)))
     figures["determinizations_per_second"] = round(determinizations_per_second(count=int(300_000 * scale)))
     opening = Game(players=4).new_game(1)
+    opening.apply_action(1)         # the draw is forced (not searched): the first push
+    opening.resolve_chance()
     middle = midgame_state(4, seed=1)
     iters = int(20_000 * scale)
     for label, state in (("opening", opening), ("midgame", middle)):
         r1 = search(state, iterations=iters, seed=1, rollout="random", workers=1)
         figures[f"ismcts_iterations_per_second_{label}_1core"] = round(r1.iterations_per_second)
+        for preset in ("default", "baseline"):
+            r = search(state, time=1.0 * scale + 0.2, seed=1, **search_options(preset))
+            figures[f"ismcts_{preset}_iterations_per_second_{label}"] = round(
+                r.iterations_per_second)
     workers = os.cpu_count() or 1
     if workers > 1:
         rk = search(opening, time=2.0 * scale + 0.5, seed=1, rollout="random", workers=workers)
@@ -45,7 +53,8 @@ def bench(as_json, quick):
         figures["parallel_speedup"] = round(rk.iterations / max(1, r1.iterations), 2)
     figures["bytes_per_tree_node"] = NODE_BYTES
     figures["bytes_per_game_state"] = STATE_BYTES
-    sig = search(middle, iterations=5000, seed=12345, rollout="random", workers=1)
+    sig = search(middle, iterations=5000, seed=12345, workers=1,
+                 **dict(search_options("default"), rollout="random"))
     figures["signature"] = {"iterations": sig.iterations, "tree_nodes": sig.tree_nodes,
                             "best_action": sig.best_action_name,
                             "best_visits": sig.best.visits}

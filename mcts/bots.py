@@ -157,6 +157,15 @@ PRESETS = {
 }
 
 
+def search_options(config: dict) -> dict:
+    """The keyword arguments of `mcts.search` for a bot config or a preset's name."""
+    if isinstance(config, str):
+        config = PRESETS[config]
+    return {"c": config["c"], "rollout": config["rollout"], "margin_weight": config["margin"],
+            "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
+            "mast": config["mast"], "final": config["final"]}
+
+
 def _options(*names) -> dict:
     return {name: OPTIONS[name][0] for name in names}
 
@@ -260,11 +269,9 @@ class IsmctsBot(_SearchBot):
         tree = self._reused_tree(state, seed) if reuse else None
         self._tree = self._expected = None
         self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
-                                  c=cfg["c"], rollout=cfg["rollout"], seed=seed,
-                                  workers=cfg["workers"], margin_weight=cfg["margin"],
-                                  determinize=self.determinize, chance=cfg["chance"],
-                                  horizon=cfg["horizon"], bias=cfg["bias"], mast=cfg["mast"],
-                                  final=cfg["final"], tree=tree)
+                                  seed=seed, workers=cfg["workers"],
+                                  determinize=self.determinize, tree=tree,
+                                  **search_options(cfg))
         action = self.last_result.best_action
         if reuse and self.last_result.tree is not None:
             after = state.clone()

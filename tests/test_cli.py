@@ -415,7 +415,11 @@ def test_bench_quick_json_has_the_documented_keys():
     keys = {"cores", "playouts_per_second_2p", "playouts_per_second_3p",
             "playouts_per_second_4p", "determinizations_per_second",
             "ismcts_iterations_per_second_opening_1core",
-            "ismcts_iterations_per_second_midgame_1core", "bytes_per_tree_node", "bytes_per_game_state", "signature"}
+            "ismcts_iterations_per_second_midgame_1core",
+            "ismcts_default_iterations_per_second_opening",
+            "ismcts_baseline_iterations_per_second_opening",
+            "ismcts_default_iterations_per_second_midgame",
+            "ismcts_baseline_iterations_per_second_midgame", "bytes_per_tree_node", "bytes_per_game_state", "signature"}
     if cores > 1:
         keys |= {f"ismcts_iterations_per_second_opening_{cores}cores", "parallel_speedup"}
     assert set(data) == keys
