@@ -1120,6 +1120,8 @@ cdef class Searcher:
         cdef int child, old, new, kid, n, cap, head, last
         cdef Node* fresh
         cdef int32_t* order
+        cdef int16_t buf[MAX_LEGAL]
+        cdef uint64_t legal_bits[KEY_WORDS]
         load_state(state, &s, &b)
         if current_player(&s) != self.root_player:
             return False
@@ -1129,6 +1131,18 @@ cdef class Searcher:
         if (child < 0 or self.nodes[child].mover != self.root_player
                 or self.nodes[child].flags & NODE_CHANCE_AFTER):
             return False
+        # the kept decisions must all be legal here: a decision can reveal hidden
+        # information without a chance event (coats taken from under the stack),
+        # and then the subtree mixes worlds this position rules out
+        memset(legal_bits, 0, sizeof(legal_bits))
+        n = legal_actions(&b, &s, buf)
+        for kid in range(n):
+            legal_bits[buf[kid] >> 6] |= (<uint64_t>1) << (buf[kid] & 63)
+        kid = self.nodes[child].first_child
+        while kid >= 0:
+            if not legal_bits[self.nodes[kid].key >> 6] & ((<uint64_t>1) << (self.nodes[kid].key & 63)):
+                return False
+            kid = self.nodes[kid].next_sibling
         # copy the subtree breadth-first into a fresh array, children in order
         n = 0
         order = <int32_t*>malloc(self.n_nodes * sizeof(int32_t))

@@ -381,6 +381,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
                            rollout=rollout, final=final)
+    if tree is not None:
+        # a reused subtree may hold decisions of worlds where the kept decision
+        # revealed something else (coats taken from under the stack are no chance
+        # event): recommend only what is legal here
+        allowed = set(legal)
+        result.actions = [a for a in result.actions if a.action in allowed] or result.actions
     result.tree = searcher
     return result
 

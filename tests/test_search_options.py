@@ -206,6 +206,10 @@ def test_reroot_refuses_other_players_and_chance():
     other.apply_action(best)
     edit(other, turn_player=1)                           # another player to move
     assert not tree.reroot(best, other, 1)
+    changed = s.clone()
+    changed.apply_action(best)
+    edit(changed, avail=[0, 0, 0, 0, 0])                 # the kept decisions are not legal here
+    assert tree.tree_dict(2)[best][5] and not tree.reroot(best, changed, 1)
     start = fresh(players=2, seed=4)                     # the draw: a chance event follows
     tree = Searcher(start, seed=3)
     tree.run(50)
