@@ -30,10 +30,12 @@ def _child(position: str, preset: str, iterations: int) -> None:
     from mcts._search import Searcher
     from mcts.bots import search_options
     from mcts.evaluation import eval_parameters
+    from mcts.search import horizon_turns
 
     state = opening() if position == "opening" else midgame()
     opts = search_options(preset)
     opts.pop("final")
+    opts["horizon"] = horizon_turns(opts["horizon"], state.num_players())
     if opts["horizon"] >= 0:
         weights, temperature = eval_parameters(state.num_players())
         opts.update(eval_weights=weights, eval_temperature=temperature)

@@ -4,7 +4,7 @@
 # (determinize, select, expand, roll out, back up) runs without the GIL.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS
+from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_DECISIONS
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -15,7 +15,7 @@ cdef enum:
     FINAL_VALUE = 1         # best mean value among the well-visited ones
     N_FEATURES = 14         # evaluation features per player (eval_features)
     N_WEIGHTS = 28          # each feature alone and times the share of the game left
-    MAST_SLOTS = 309        # NUM_DECISIONS: MAST statistics per (player, decision)
+    MAST_SLOTS = NUM_DECISIONS   # MAST statistics per (player, decision)
     ROLLOUT_LOG = 4096      # decisions of one iteration remembered for MAST
     # node flags
     NODE_CHANCE_AFTER = 1   # a chance event followed this decision (seen at least once)

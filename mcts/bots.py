@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import random as _random
+import time as _time
 
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_C, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON,
@@ -84,13 +85,17 @@ def _choice(name, choices):
 
 
 def _horizon(text):
+    """Turns (-1: to the end) or rounds as "Nr"."""
+    text = str(text).strip()
+    if text.endswith("r") and text[:-1].isdigit():
+        return text
     try:
         value = int(text)
     except (TypeError, ValueError):
         value = None
     if value is None or value < -1:
-        raise ValueError(f"horizon must be -1 (to the end) or a number of turns >= 0, "
-                         f"got {text!r}")
+        raise ValueError(f"horizon must be -1 (to the end), a number of turns >= 0 or rounds "
+                         f"as Nr (2r: two rounds), got {text!r}")
     return value
 
 
@@ -134,8 +139,8 @@ OPTIONS = {
                         "release's search)"),
     "chance": (_choice("chance", CHANCE_MODES),
                "chance outcomes the searcher sees: closed (own children) or open (merged)"),
-    "horizon": (_horizon, "rollout turns before the evaluation scores the position; "
-                          "-1: play to the end"),
+    "horizon": (_horizon, "rollout turns (or rounds: 2r) before the evaluation scores "
+                          "the position; -1: play to the end"),
     "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
     "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
     "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
@@ -153,7 +158,7 @@ PRESETS = {
     "default": {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": False},
+                "reuse": True},
 }
 
 
@@ -308,8 +313,15 @@ class PimcBot(_SearchBot):
             return legal[0]
         votes: dict = {}
         value: dict = {}
-        per_tree_time = None if cfg.get("time") is None else cfg["time"] / cfg["determinizations"]
+        budget = cfg.get("time")
+        start = _time.monotonic()
         for d in range(cfg["determinizations"]):
+            # each tree runs to its share of the decision's deadline, so a tree
+            # that overran (a busy machine) shortens the next, not the decision
+            per_tree_time = None
+            if budget is not None:
+                per_tree_time = max(start + budget * (d + 1) / cfg["determinizations"]
+                                    - _time.monotonic(), 1e-6)
             world = state.resample_from_infostate(player, _search.derive_seed(base, 2 * d))
             tree = _search.Searcher(world, c=cfg["c"], rollout=cfg["rollout"],
                                     seed=_search.derive_seed(base, 2 * d + 1),

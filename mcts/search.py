@@ -39,7 +39,7 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
 DEFAULT_CHANCE = "open"
-DEFAULT_HORIZON = -1            # rollouts to the end of the game
+DEFAULT_HORIZON = "2r"          # rollouts cut off after two rounds (see docs/strength.md)
 DEFAULT_FINAL = "visits"
 FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
@@ -311,12 +311,23 @@ def _check_budget(iterations, time):
     return iterations, time
 
 
+def horizon_turns(horizon, players: int) -> int:
+    """The rollout horizon in turns: an int is turns (-1: to the end), "Nr" is N
+    rounds (N times the number of players)."""
+    if isinstance(horizon, str) and horizon.endswith("r") and horizon[:-1].isdigit():
+        return int(horizon[:-1]) * players
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < -1:
+        raise ValueError(f"horizon: must be -1 (to the end), a number of turns >= 0 or "
+                         f"rounds as 'Nr', got {horizon!r}")
+    return horizon
+
+
 def search(state, iterations: Optional[int] = None, time: Optional[float] = None, *,
            c: float = DEFAULT_C, rollout: str = DEFAULT_ROLLOUT, seed: int = 0, workers: int = 1,
            progress: Optional[Callable[[int, float], None]] = None,
            margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
-           horizon: int = DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
+           horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, tree: Optional[Searcher] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
@@ -332,7 +343,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     chance: "open" (chance outcomes merged) or "closed" (each outcome the
     searching player sees gets its own child). horizon: -1 plays rollouts to
     the end; H >= 0 stops them at the (H+1)-th turn start and scores the
-    position with the calibrated evaluation (mcts.evaluation). bias:
+    position with the calibrated evaluation (mcts.evaluation); "2r" is two
+    rounds (2 x players turns), the default. bias:
     progressive bias towards the heuristic policy; mast: share of MAST
     decisions in rollouts; final: recommend by "visits" or "value".
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
@@ -347,9 +359,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
     if final not in FINALS:
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < -1:
-        raise ValueError(f"horizon: must be -1 (to the end) or a number of turns >= 0, "
-                         f"got {horizon!r}")
+    horizon = horizon_turns(horizon, state.num_players())
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
     if not isinstance(c, (int, float)) or c < 0:
