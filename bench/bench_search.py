@@ -39,8 +39,13 @@ first_push = opening
 
 
 def midgame(players=4, seed=1):
-    """The mid-game position of `ulm bench` (seeded random play, 90 decisions)."""
-    return midgame_state(players, seed=seed)
+    """The mid-game position of `ulm bench` (seeded random play, 90 decisions),
+    moved on to its first decision with a choice (forced ones are not searched)."""
+    state = midgame_state(players, seed=seed)
+    while len(state.legal_actions()) == 1:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    return state
 
 
 def rate(state, seconds, workers=1, rollout="random", **options):

@@ -1,6 +1,7 @@
 """The `ulm` command line (cli.main:main) and what its commands share."""
 from __future__ import annotations
 
+import math
 import sys
 
 import click
@@ -12,6 +13,28 @@ HELP = {"help_option_names": ["-h", "--help"]}
 class InputError(click.ClickException):
     """Bad input from the user: exit status 2 like click's own usage errors."""
     exit_code = 2
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click.FloatRange that also refuses nan (it compares false with every bound)
+    and infinities (they pass a range open at one end)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: a short note on stderr and exit status 130 (128 + SIGINT), no traceback."""
+    exit_code = 130
+
+    def __init__(self):
+        super().__init__("interrupted")
+
+    def show(self, file=None):
+        click.echo("Interrupted.", err=True)
 
 
 def fail_on_input_errors(fn):

@@ -9,6 +9,22 @@ import click
 from cli import HELP
 
 
+def signature() -> dict:
+    """A fixed, seeded search whose every count must repeat exactly: 5,000
+    iterations (random rollouts, seed 12345) at the first push of the 4-player
+    game of seed 1, where 12 pushes compete."""
+    from mcts.search import search
+    from ulm.game import Game
+    state = Game(players=4).new_game(1)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    result = search(state, iterations=5000, seed=12345, rollout="random", workers=1)
+    return {"iterations": result.iterations, "tree_nodes": result.tree_nodes,
+            "best_action": result.best_action_name, "best_visits": result.best.visits,
+            "root_visits": {a.name: a.visits for a in sorted(result.actions,
+                                                             key=lambda a: a.action)}}
+
+
 @click.command("bench", context_settings=HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--quick", is_flag=True, help="Smaller samples (a few seconds in all).")
@@ -17,10 +33,10 @@ def bench(as_json, quick):
     cores; random rollouts, and the default search next to the baseline preset),
     bytes per tree node, and print a node-count signature of a fixed search.
 
-    The signature (tree nodes and the best action of a fixed, seeded search of a
-    fixed mid-game position) must
-    repeat exactly on every machine: a change to it means the search or the
-    rules changed behaviour.
+    The signature (the root visit counts, tree nodes and best action of a fixed,
+    seeded search of the first push of a fixed game) must repeat exactly on
+    every machine: a change to it means the search, the rules or the seeding
+    changed behaviour (tests/test_cli.py pins it).
     """
     from mcts.bots import search_options
     from mcts.search import NODE_BYTES, search
@@ -37,6 +53,9 @@ def bench(as_json, quick):
     opening.apply_action(1)         # the draw is forced (not searched): the first push
     opening.resolve_chance()
     middle = midgame_state(4, seed=1)
+    while len(middle.legal_actions()) == 1:     # forced decisions are not searched
+        middle.apply_action(middle.legal_actions()[0])
+        middle.resolve_chance()
     iters = int(20_000 * scale)
     for label, state in (("opening", opening), ("midgame", middle)):
         r1 = search(state, iterations=iters, seed=1, rollout="random", workers=1)
@@ -53,11 +72,7 @@ def bench(as_json, quick):
         figures["parallel_speedup"] = round(rk.iterations / max(1, r1.iterations), 2)
     figures["bytes_per_tree_node"] = NODE_BYTES
     figures["bytes_per_game_state"] = STATE_BYTES
-    sig = search(middle, iterations=5000, seed=12345, workers=1,
-                 **dict(search_options("default"), rollout="random"))
-    figures["signature"] = {"iterations": sig.iterations, "tree_nodes": sig.tree_nodes,
-                            "best_action": sig.best_action_name,
-                            "best_visits": sig.best.visits}
+    figures["signature"] = signature()
     if as_json:
         click.echo(json.dumps(figures, indent=1))
         return
@@ -65,7 +80,8 @@ def bench(as_json, quick):
     for k, v in figures.items():
         if k == "signature":
             v = (f"{v['tree_nodes']} nodes after {v['iterations']} iterations, best "
-                 f"{v['best_action']!r} with {v['best_visits']} visits")
+                 f"{v['best_action']!r} with {v['best_visits']} visits; root visits "
+                 + " ".join(str(n) for n in v["root_visits"].values()))
         elif isinstance(v, float):
             v = f"{v:.2f}"
         elif isinstance(v, int):

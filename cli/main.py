@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import HELP, InputError, Interrupted, fail_on_input_errors
 from ulm._fastcore import SEATS
 
 
@@ -35,12 +35,24 @@ SEAT = SeatType()
 def write_output(text: str, out: str | None) -> None:
     if out is None:
         click.echo(text, nl=False)
-    else:
-        from ulm.jsonfile import write_atomically
-        write_atomically(out, text)
+        return
+    if out == "":
+        raise InputError("--output: no file name given")
+    from ulm.jsonfile import write_atomically
+    write_atomically(out, text)
 
 
-@click.group(context_settings=dict(HELP, show_default=True))
+class UlmGroup(click.Group):
+    """The command group; a Ctrl-C inside any command ends it with status 130."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
+
+@click.group(cls=UlmGroup, context_settings=dict(HELP, show_default=True))
 @click.version_option(package_name="ulm-engine")
 def main():
     """Ulm: rules engine, move suggestions, bot tournaments and benchmarks.
@@ -139,7 +151,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     if viewer is not None and viewer >= state.num_players():
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
     data = state_to_position(state, viewer)
-    if output or as_json:
+    if output is not None or as_json:
         write_output(dumps(data), output)
         return
     click.echo(f"After {len(rec.decisions)} decisions:")

@@ -7,6 +7,7 @@ import os
 import click
 
 from cli import HELP, InputError, fail_on_input_errors
+from mcts import MAX_WORKERS
 
 
 def _check_specs(specs: list[str]) -> None:
@@ -36,10 +37,13 @@ def play(bots, seed, variant, board, record, quiet):
     if not 2 <= len(specs) <= 4:
         raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
     _check_specs(specs)
-    if record and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
+    if record is not None:
         # checked before the game, not after it has been played
-        raise InputError(f"--record: {record}: the folder "
-                         f"{os.path.dirname(os.path.abspath(record))} does not exist")
+        from ulm.jsonfile import check_writable
+        try:
+            check_writable(record)
+        except OSError as exc:
+            raise InputError(f"--record: {record + ': ' if record else ''}{exc.strerror}") from None
     log = None if quiet else click.echo
     row = play_game(specs, seed, variant, board, log=log, record_path=record)
     click.echo("")
@@ -79,7 +83,8 @@ def _split_specs(text: str) -> list[str]:
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Games in all, rounded up to whole rotations of the seats.")
-@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
@@ -99,8 +104,11 @@ def tournament(bots, more_bots, players, games, workers, seed, variant, board, o
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
+    if out == "":
+        raise InputError("--out: no folder name given")
     try:
-        summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json))
+        summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
+                                 log=lambda text: click.echo(text, err=True))
     except TournamentError as exc:
         raise InputError(str(exc)) from None
     if as_json:

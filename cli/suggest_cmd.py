@@ -11,7 +11,8 @@ import sys
 
 import click
 
-from cli import HELP, InputError
+from cli import HELP, FiniteFloatRange, InputError
+from mcts import MAX_WORKERS
 
 from ulm._fastcore import SEATS
 
@@ -88,13 +89,14 @@ def format_result(result, state, seat, path) -> str:
 @click.argument("position", type=click.Path(exists=True, dir_okay=False))
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "seconds", type=FiniteFloatRange(min=0, min_open=True), default=None,
               help="Time budget in seconds (instead of --iterations).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Independent search trees in parallel processes (root parallelism).")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
+              help="Independent search trees in parallel processes (root parallelism); "
+                   "at most the machine's CPUs, but at least 8 are allowed.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search; the same seed and iterations give the same advice.")
-@click.option("--c", "c", type=click.FloatRange(min=0), default=0.7, show_default=True,
+@click.option("--c", "c", type=FiniteFloatRange(min=0), default=0.7, show_default=True,
               help="UCB exploration constant.")
 @click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
               show_default=True, help="Playout policy below the tree.")

@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 
+from ulm import derive_seed
 from ulm.game import Game
 from ulm.positions import dumps, state_to_position
 from ulm.records import GameRecord
@@ -19,7 +20,7 @@ HERE = Path(__file__).parent
 
 
 def random_decisions(rec: GameRecord, n: int, seed: int) -> None:
-    rng = random.Random(seed)
+    rng = random.Random(derive_seed(seed, 0))
     for _ in range(n):
         if rec.state.is_terminal():
             break
@@ -28,7 +29,7 @@ def random_decisions(rec: GameRecord, n: int, seed: int) -> None:
 
 def at_turn_start(rec: GameRecord, seed: int, turns: int) -> None:
     """Play random decisions until `turns` turns have started (a clean 'before draw')."""
-    rng = random.Random(seed)
+    rng = random.Random(derive_seed(seed, 0))
     started = 0
     while started < turns:
         before = rec.state.raw()["turn_player"], rec.state.raw()["round"]

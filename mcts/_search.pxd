@@ -4,7 +4,7 @@
 # (determinize, select, expand, roll out, back up) runs without the GIL.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_DECISIONS
+from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_DECISIONS
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -20,8 +20,8 @@ cdef enum:
     # node flags
     NODE_CHANCE_AFTER = 1   # a chance event followed this decision (seen at least once)
     # tree keys: every core action, plus HIDDEN_CARD_KEEP (= NUM_ACTIONS)
-    NUM_KEYS = 380
-    KEY_WORDS = 6           # 64-bit words of a key set
+    NUM_KEYS = NUM_ACTIONS + 1
+    KEY_WORDS = (NUM_KEYS + 63) // 64   # 64-bit words of a key set
     MAX_DEPTH = 2048        # deepest path followed inside the tree
 
 
@@ -78,7 +78,7 @@ cdef class Searcher:
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
-    cdef long long run_loop(self, long long max_iterations, double max_seconds) noexcept nogil
+    cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil
     cdef dict _subtree(self, int node, int depth, double min_share, bint whole)
 
 

@@ -34,6 +34,9 @@ from libc.math cimport sqrt, log, tanh, exp, INFINITY
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()     # -1 with the exception set (KeyboardInterrupt) if a handler raised
+
 from ulm._fastcore cimport *
 
 cdef extern from *:
@@ -47,6 +50,8 @@ CHANCE_MODES = ("open", "closed")     # index = CHANCE_OPEN, CHANCE_CLOSED
 EVAL_WEIGHTS = N_WEIGHTS
 KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
+cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
+SIGNAL_CHECK_SECONDS = SIGNAL_CHECK
 DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most; the tree stops growing there
 INITIAL_NODES = 1 << 12
 
@@ -59,18 +64,6 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-def derive_seed(seed, index):
-    """The seed of worker/determinization `index` derived from a user's seed."""
-    return int(mix64(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-                     + <uint64_t>0x9E3779B97F4A7C15 * <uint64_t>(int(index) + 1)))
 
 
 cdef inline bint free_quarter_beside(const Board* b, const GameState* s, int p) noexcept nogil:
@@ -326,8 +319,10 @@ cdef int task_choice(const Board* b, const GameState* s, int p, int t, const int
     if t == TK_COAT_CHOICE:                  # keep a coat, silver (most VP) first
         a = last_in_range(legal, n, A_KEEP_COAT, A_KEEP_COAT + NUM_COATS)
         return a if a >= 0 else legal[0]
-    if t == TK_REFORM_PICK or t == TK_TOWER_PAYMENT:
+    if t == TK_REFORM_PICK or t == TK_TOWER_PAYMENT or t == TK_ABBOT_DOCK:
         return legal[0]                     # take a tile / pay rather than stop / lose VP
+    if t == TK_BUY_MODE:
+        return A_LOOK_TWO                   # never worse than the top card
     if t == TK_BUILDER_KEEP:
         best = legal[0]
         best_v = -1.0
@@ -356,8 +351,8 @@ cdef int heuristic_action(const Board* b, const GameState* s, const int16_t* leg
     if s.n_tasks > 0:
         return task_choice(b, s, p, s.task[s.n_tasks - 1], legal, n, r)
     if s.phase == PH_BEFORE_DRAW:
-        # T11: pick the most useful colour instead of drawing
-        best = A_DRAW
+        # T11: pick the most useful colour instead of drawing; a Builder draws 2
+        best = A_DRAW_TWO if has_action(legal, n, A_DRAW_TWO) else A_DRAW
         best_v = 0.6
         for i in range(n):
             if A_PICK_COLOUR <= legal[i] < A_PICK_COLOUR + NUM_COLOURS:
@@ -434,9 +429,10 @@ cdef double task_value(const GameState* s, int t, int arg, double left) noexcept
         return 2.0 * left + 0.5
     if t == TK_BARGE_MOVE:
         return 0.9 * arg
-    if t == TK_DOCK_CHOICE or t == TK_TOWNHALL_CHOICE:
+    if t == TK_DOCK_CHOICE or t == TK_TOWNHALL_CHOICE or t == TK_ABBOT_DOCK:
         return 0.6 * left
-    if t == TK_CARD_KEEP or t == TK_GOOSE_CHOICE or t == TK_CARD_TO_HAND or t == TK_CARD_LOOK:
+    if (t == TK_CARD_KEEP or t == TK_GOOSE_CHOICE or t == TK_CARD_TO_HAND or t == TK_CARD_LOOK
+            or t == TK_BUY_MODE):
         return 0.5 + 1.5 * left if t != TK_CARD_LOOK else 0.0
     if t == TK_CHRONICLE_QUARTER:
         return 2.0
@@ -457,6 +453,7 @@ cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil:
     cdef const Player* pl = &s.players[p]
     cdef double v, left, k
     cdef int i, q, cost, coins, seals, nq = 0
+    cdef int act[NUM_COLOURS]
     if s.phase == PH_GAME_OVER and s.n_tasks == 0:
         return pl.score
     v = pl.score + end_bonus(b, s, p, src)
@@ -473,25 +470,31 @@ cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil:
         return v
     for i in range(s.n_tasks):
         v += task_value(s, s.task[i], s.task_arg[i], left)
+    # the unused actions of this turn (activated tiles after the push, extra
+    # actions at any time), a little below what using them gives
+    v += 0.9 * 0.8 * left * (s.extra[GRAY] + (s.avail[GRAY] * money_per_action(s, p)
+                                               if s.phase == PH_ACTIONS else 0))
     if s.phase != PH_ACTIONS:
-        return v
-    # the unused actions of this turn, a little below what using them gives
-    v += 0.9 * s.avail[GRAY] * 0.8 * left * money_per_action(s, p)
+        for i in range(NUM_COLOURS):
+            act[i] = s.extra[i]
+    else:
+        for i in range(NUM_COLOURS):
+            act[i] = s.avail[i] + s.extra[i]
     k = outer_best_side(s)
-    if s.avail[WHITE] > 0 and k > 0:
+    if act[WHITE] > 0 and k > 0:
         v += 0.9 * 0.6 * left * k
-    if s.avail[BROWN] > 0 and supply_total(pl) >= 2:
+    if act[BROWN] > 0 and supply_total(pl) >= 2:
         v += 0.9 * 1.5 * left
-    if s.avail[TURQUOISE] + s.river_extra > 0 and next_free_space(s, p, pl.barge) >= 0:
-        v += 0.9 * (s.avail[TURQUOISE] + s.river_extra)
-    if (s.avail[ORANGE] > 0 or s.t5_seal) and pl.seals_left > 0 and free_quarter_beside(b, s, p):
+    if act[TURQUOISE] + s.river_extra > 0 and next_free_space(s, p, pl.barge) >= 0:
+        v += 0.9 * (act[TURQUOISE] + s.river_extra)
+    if (act[ORANGE] > 0 or s.t5_seal) and pl.seals_left > 0 and free_quarter_beside(b, s, p):
         cost = seal_cost(s)
         coins = pl.coins
-        seals = s.avail[ORANGE] + s.t5_seal
+        seals = act[ORANGE] + s.t5_seal
         if cost > 0 and coins // cost < seals:
             seals = coins // cost
         v += 0.9 * 2.5 * seals
-    if s.free_play and pl.hand != 0:
+    if s.free_play and pl.hand != 0 and s.phase == PH_ACTIONS:
         v += 0.5
     return v
 
@@ -1080,12 +1083,23 @@ cdef class Searcher:
                 row[1] += 1
         self.iterations += 1
 
-    cdef long long run_loop(self, long long max_iterations, double max_seconds) noexcept nogil:
+    cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil:
         cdef long long done = 0
         cdef double start = now_seconds(), deadline = start + max_seconds
+        cdef double check_at = start + SIGNAL_CHECK, t
+        cdef int failed
         while done < max_iterations:
-            if max_seconds >= 0 and now_seconds() >= deadline and done > 0:
+            t = now_seconds()
+            if max_seconds >= 0 and t >= deadline and done > 0:
                 break
+            if t >= check_at:
+                # Ctrl-C: Python's handler runs only when asked, so ask every few ms
+                check_at = t + SIGNAL_CHECK
+                with gil:
+                    failed = PyErr_CheckSignals()
+                if failed:
+                    self.seconds += now_seconds() - start
+                    return -1
             self.iterate()
             done += 1
         self.seconds += now_seconds() - start

@@ -19,8 +19,11 @@ table, `OPTIONS` (``ulm bots`` lists them). Bots:
   reference for experiments only, never for advice.
 
 Every bot is seeded (``seed=``, default 0): the same seed and the same
-sequence of states give the same decisions. A decision with a single legal
-choice is returned without a search.
+sequence of states give the same decisions. Decision k draws from the stream
+``ulm.derive_seed(seed, k)``. In a game (mcts.tournament.play_game) the bot's
+seed is first mixed with the deal's seed and the seat, so a seed written in a
+spec keeps games reproducible while every game gets its own stream. A
+decision with a single legal choice is returned without a search.
 """
 from __future__ import annotations
 
@@ -28,9 +31,12 @@ import difflib
 import random as _random
 import time as _time
 
+from ulm import derive_seed
+
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_C, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON,
-                         DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, search)
+                         DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, check_workers,
+                         search)
 
 
 def _positive_int(name):
@@ -74,6 +80,14 @@ def _positive_float(name):
             raise ValueError(f"{name} must be a positive number of seconds, got {text!r}")
         return value
     return parse
+
+
+def _workers(text):
+    value = _positive_int("workers")(text)
+    try:
+        return check_workers(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("workers: ", "workers must be ", 1)) from None
 
 
 def _choice(name, choices):
@@ -133,7 +147,7 @@ OPTIONS = {
     "c": (_non_negative_float("c"), "UCB exploration constant"),
     "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic or random"),
     "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
-    "workers": (_positive_int("workers"), "processes growing independent trees (root parallel)"),
+    "workers": (_workers, "processes growing independent trees (root parallel)"),
     "determinizations": (_positive_int("determinizations"), "PIMC: worlds searched"),
     "preset": (_preset, "a named set of defaults: default, or baseline (the previous "
                         "release's search)"),
@@ -189,6 +203,11 @@ class Bot:
         self.seed = self.config["seed"]
         self.calls = 0
 
+    def reseed(self, seed: int) -> None:
+        """Start again from `seed` (the decisions' streams derive from it)."""
+        self.config["seed"] = self.seed = seed
+        self.calls = 0
+
     @property
     def spec(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.config.items()) if v is not None)
@@ -200,7 +219,7 @@ class Bot:
     def _next_seed(self) -> int:
         """A fresh seed for each decision, derived from the bot's seed."""
         self.calls += 1
-        return _search.derive_seed(self.seed, self.calls)
+        return derive_seed(self.seed, self.calls)
 
     def choose(self, state) -> int:
         if state.current_player() < 0:
@@ -216,12 +235,10 @@ class RandomBot(Bot):
     """Uniform among the legal decisions."""
     name = "random"
 
-    def __init__(self, **options):
-        super().__init__(**options)
-        self.rng = _random.Random(self.seed)
-
     def _choose(self, state):
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        # the top 32 bits scaled to the count: uniform to within 2**-25
+        return legal[((self._next_seed() >> 32) * len(legal)) >> 32]
 
 
 class GreedyBot(Bot):
@@ -255,6 +272,10 @@ class IsmctsBot(_SearchBot):
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._tree = self._expected = None      # a new game: nothing to reuse
 
     def _reused_tree(self, state, seed):
         """The last search's subtree for this state, re-rooted (reuse), or None."""
@@ -322,9 +343,9 @@ class PimcBot(_SearchBot):
             if budget is not None:
                 per_tree_time = max(start + budget * (d + 1) / cfg["determinizations"]
                                     - _time.monotonic(), 1e-6)
-            world = state.resample_from_infostate(player, _search.derive_seed(base, 2 * d))
+            world = state.resample_from_infostate(player, derive_seed(base, d, 0))
             tree = _search.Searcher(world, c=cfg["c"], rollout=cfg["rollout"],
-                                    seed=_search.derive_seed(base, 2 * d + 1),
+                                    seed=derive_seed(base, d, 1),
                                     margin_weight=cfg["margin"], determinize=False)
             tree.run(cfg["iterations"], per_tree_time)
             for key, visits, _avail, rewards, _wins, _n, _own in tree.root_stats():

@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 import ulm
+from ulm import derive_seed
 from mcts import _search
 from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE
 
@@ -46,7 +47,7 @@ def play_game(players: int, variant: str, seed: int):
         if _search.is_turn_start(state):
             rows.append([_search.eval_features_of(state, p) for p in range(players)])
         step += 1
-        state.apply_action(_search.heuristic_action_for(state, _search.derive_seed(seed, step)))
+        state.apply_action(_search.heuristic_action_for(state, derive_seed(seed, step)))
     won = state.winners()
     share = np.array([1.0 / len(won) if p in won else 0.0 for p in range(players)])
     return np.array(rows), np.array(state.scores(), dtype=float), share
@@ -56,7 +57,7 @@ def collect(players: int, games: int, seed: int):
     feats, scores, shares, game_ids = [], [], [], []
     for g in range(games):
         variant = "basic" if g % 2 == 0 else "advanced"
-        f, s, w = play_game(players, variant, _search.derive_seed(seed, 1000 * players + g))
+        f, s, w = play_game(players, variant, derive_seed(seed, players, g))
         feats.append(f)
         scores.append(np.repeat(s[None, :], len(f), axis=0))
         shares.append(np.repeat(w[None, :], len(f), axis=0))

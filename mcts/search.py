@@ -10,9 +10,17 @@
 The tree search itself is compiled (mcts/_search.pyx): Python calls it once
 per search, or once per chunk of about 0.1 s when a `progress` callback is
 given. With ``workers=K`` (root parallelism) K processes (forked) each grow an
-independent tree with a seed derived from `seed`, and the root statistics are
-summed. An iteration budget is the total over all workers; a time budget is
-the wall time of each.
+independent tree with the seed ``ulm.derive_seed(seed, worker)``, and the root
+statistics are summed. An iteration budget is the total over all workers; a
+time budget is the wall time of the whole search: every worker stops at one
+deadline, so starting the workers and merging their trees is inside it.
+``workers`` is at most MAX_WORKERS (the machine's CPUs, but at least 8):
+more trees than cores only slice the budget thinner.
+
+Ctrl-C (SIGINT) stops a search within a few milliseconds: the compiled loop
+looks for signals every SIGNAL_CHECK_SECONDS, KeyboardInterrupt propagates,
+and the workers of a root-parallel search are ended (they ignore SIGINT
+themselves, so a Ctrl-C at the terminal prints nothing from them).
 
 The searcher uses only the knowledge of the player to move: the root is
 re-determinized on every iteration (hidden cards and coats are redealt), so
@@ -22,16 +30,18 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import signal
 import time as _time
 import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import ACTION_NAMES
+from ulm import ACTION_NAMES, derive_seed
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS,
-                          Searcher, derive_seed)
+                          SIGNAL_CHECK_SECONDS, Searcher)
 from mcts.evaluation import eval_parameters
 
 DEFAULT_C = 0.7
@@ -44,9 +54,20 @@ DEFAULT_FINAL = "visits"
 FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
+MERGE_RESERVE = 0.05   # part of a time budget (at most 50 ms) left for collecting the trees
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+MAX_WORKERS = max(_cpus(), 8)
 
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
-           "action_name", "NODE_BYTES",
+           "action_name", "NODE_BYTES", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
            "ROLLOUTS", "DEFAULT_C", "DEFAULT_ITERATIONS", "DEFAULT_MARGIN_WEIGHT",
            "DEFAULT_ROLLOUT"]
 
@@ -282,13 +303,32 @@ def _grow(searcher: Searcher, iterations, seconds, report) -> None:
         report(done)
 
 
-def _worker_main(conn, state, options, iterations, seconds, counter, index):
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel end this process when its parent ends (Linux), so that no
+    worker outlives a search whose process was terminated."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:      # it ended before the request was in place
+        os._exit(1)
+
+
+def _worker_main(conn, state, options, iterations, deadline, counter, index, parent):
+    # the parent handles Ctrl-C and ends its workers with SIGTERM: a worker
+    # neither prints a KeyboardInterrupt of its own nor outlives the search
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _end_with_parent(parent)
     try:
         searcher = Searcher(state, **options)
 
         def report(done):
             counter[index] = done
 
+        seconds = None if deadline is None else max(deadline - _time.monotonic(), 0.0)
         _grow(searcher, iterations, seconds, report)
         conn.send(("ok", searcher.export()))
     except BaseException:  # pragma: no cover - reported to the parent
@@ -320,6 +360,16 @@ def horizon_turns(horizon, players: int) -> int:
         raise ValueError(f"horizon: must be -1 (to the end), a number of turns >= 0 or "
                          f"rounds as 'Nr', got {horizon!r}")
     return horizon
+
+
+def check_workers(workers) -> int:
+    """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
+    if workers > MAX_WORKERS:
+        raise ValueError(f"workers: at most {MAX_WORKERS} (this machine has {_cpus()} CPUs; "
+                         f"more trees than cores only slice the budget thinner), got {workers}")
+    return workers
 
 
 def search(state, iterations: Optional[int] = None, time: Optional[float] = None, *,
@@ -360,10 +410,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     if final not in FINALS:
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
     horizon = horizon_turns(horizon, state.num_players())
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
-    if not isinstance(c, (int, float)) or c < 0:
+    check_workers(workers)
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
+    if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
+            or not 0 <= margin_weight < math.inf):
+        raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
     if tree is not None and workers != 1:
         raise ValueError("tree: reuse needs workers=1")
     if iterations is not None and workers > iterations:
@@ -417,19 +469,27 @@ def _run_workers(state, options, iterations, time, seed, workers, progress, star
     Searcher(state, seed=0, **options)        # validate the root here, not in the children
     ctx = multiprocessing.get_context("fork")
     counter = ctx.RawArray("q", workers)
+    # one deadline for all: the time budget covers forking, searching and merging
+    deadline = None if time is None else start + time - min(MERGE_RESERVE * time, 0.05)
     procs, conns = [], []
-    for i in range(workers):
-        share = None if iterations is None else iterations // workers + (i < iterations % workers)
-        opts = dict(options, seed=derive_seed(seed, i))
-        recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker_main, args=(send, state, opts, share, time, counter, i),
-                           daemon=True)
-        proc.start()
-        send.close()
-        procs.append(proc)
-        conns.append(recv)
     results: dict = {}
     try:
+        for i in range(workers):
+            share = None if iterations is None else iterations // workers + (i < iterations % workers)
+            opts = dict(options, seed=derive_seed(seed, i))
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_worker_main,
+                               args=(send, state, opts, share, deadline, counter, i, os.getpid()),
+                               daemon=True)
+            procs.append(proc)
+            conns.append(recv)
+            # SIGINT held back while forking: the child ignores it before it can arrive
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                proc.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            send.close()
         pending = {conn: i for i, conn in enumerate(conns)}
         while pending:
             ready = _wait_connections(list(pending), timeout=PROGRESS_CHUNK_SECONDS)
@@ -447,6 +507,8 @@ def _run_workers(state, options, iterations, time, seed, workers, progress, star
                 progress(sum(counter), _time.monotonic() - start)
     finally:
         for proc in procs:
+            if proc.pid is None:        # interrupted before it started
+                continue
             if proc.is_alive() and len(results) < workers:
                 proc.terminate()
             proc.join()

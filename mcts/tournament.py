@@ -18,12 +18,14 @@ import json
 import math
 import multiprocessing as mp
 import os
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ulm._fastcore import ACTION_NAMES, SEATS
-from ulm.jsonfile import write_atomically
+from ulm import ACTION_NAMES, derive_seed
+from ulm._fastcore import SEATS
+from ulm.jsonfile import loads, read_json, write_atomically
 from ulm.records import GameRecord
 
 Z95 = 1.959963984540054
@@ -36,9 +38,11 @@ class TournamentError(ValueError):
 # ---------------------------------------------------------------------------
 # one game
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each bot's own seed, derived from the deal so that games are reproducible."""
-    return (game_seed * 1_000_003 + seat * 7919 + 17) % (2 ** 63)
+def bot_seed(spec_seed: int, game_seed: int, seat: int) -> int:
+    """The seed a bot plays one game with: its spec's seed (0 unless written)
+    mixed with the deal's seed and its seat. Games stay reproducible, and a
+    seed written in a spec does not replay one random stream in every game."""
+    return derive_seed(spec_seed, game_seed, seat)
 
 
 def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
@@ -47,7 +51,9 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
 
     `log(text)`, if given, receives a readable line per turn."""
     from mcts.bots import make_bot
-    bots = [make_bot(_with_seed(spec, bot_seed(seed, i))) for i, spec in enumerate(specs)]
+    bots = [make_bot(spec) for spec in specs]
+    for seat, bot in enumerate(bots):
+        bot.reseed(bot_seed(bot.seed, seed, seat))
     rec = GameRecord(players=len(specs), variant=variant, seed=seed, board=board, bots=specs)
     state = rec.state
     thinking = [0.0] * len(specs)
@@ -75,14 +81,6 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
             "ranks": ranks_of(scores, returns), "decisions": len(rec.decisions),
             "seconds": [round(t, 3) for t in thinking],
             "breakdown": [state.score_breakdown(p) for p in range(len(specs))]}
-
-
-def _with_seed(spec: str, seed: int) -> str:
-    """Give a bot spec a seed unless the user fixed one."""
-    name, _, opts = spec.partition(":")
-    if "seed=" in opts:
-        return spec
-    return f"{name}:{opts + ',' if opts else ''}seed={seed}"
 
 
 def ranks_of(scores: list[int], returns: list[float]) -> list[float]:
@@ -173,7 +171,7 @@ class TournamentConfig:
         out = []
         lineup = self.lineup()
         for d in range(self.deals()):
-            deal_seed = self.seed * 100_003 + d
+            deal_seed = derive_seed(self.seed, d)
             for r in range(self.players):
                 seats = lineup[r:] + lineup[:r]  # rotation r: bot of seat i moves to seat i-r
                 out.append((d * self.players + r, deal_seed, r, seats))
@@ -210,6 +208,19 @@ def validate_config(cfg: TournamentConfig) -> None:
             raise TournamentError(f"--board: {exc}") from None
 
 
+def _pool_worker_init():
+    """Set up a process of the tournament's pool.
+
+    A bot may run a root-parallel search (``ismcts:workers=2``): its workers
+    are forked from this process, so it must not be daemonic (multiprocessing
+    refuses children of daemonic processes). The games and their results are
+    the same as when one process plays them. Ctrl-C is the parent's to handle:
+    it ends the pool (SIGTERM), and a search's workers end with the process
+    that started them (mcts.search)."""
+    mp.current_process().daemon = False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_one(args):
     game_id, deal_seed, rotation, seats, variant, board = args
     row = play_game(seats, deal_seed, variant, board)
@@ -217,40 +228,106 @@ def _run_one(args):
     return row
 
 
-def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True) -> dict:
-    """Play the games not yet in `out_dir` and return the summary."""
-    validate_config(cfg)
+LOCK_FILE = "tournament.lock"
+
+
+def _lock(out: Path):
+    """Hold the lock of an output folder, or raise TournamentError: two runs
+    appending to one games.jsonl would mix and rewrite each other's games."""
+    import fcntl
+    path = out / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TournamentError(f"--out: {out} is in use by another tournament run (it holds "
+                              f"{path}); wait for it to finish, or use another folder") from None
+    return fd
+
+
+ROW_FIELDS = ("game", "deal", "seed", "bots", "scores", "returns", "ranks", "seconds")
+
+
+def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
+    """The games already played in the folder. Only the last line may be cut
+    (an interruption while it was written): that game is played again. Any other
+    bad line, or a game that this tournament's schedule does not hold, is an
+    error: dropping it silently would drop the games after it too."""
+    schedule = {g: (seed, seats) for g, seed, _, seats in cfg.schedule()}
+    lines = games_file.read_text(encoding="utf-8").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
     rows: list[dict] = []
-    games_file = None
-    if out_dir is not None:
-        out = Path(out_dir)
+    seen = set()
+    for k, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{games_file} line {k}"
+        try:
+            row = loads(line, where, TournamentError)
+        except TournamentError:
+            if k == len(lines):
+                break
+            raise
+        if not isinstance(row, dict) or any(f not in row for f in ROW_FIELDS):
+            raise TournamentError(f"{where}: not a game of a tournament (fields "
+                                  f"{', '.join(ROW_FIELDS)})")
+        g = row["game"]
+        if g in schedule and (row["seed"], row["bots"]) != schedule[g]:
+            raise TournamentError(f"{where}: game {g} was not played with this tournament's "
+                                  "deals and seats")
+        if g not in seen:
+            seen.add(g)
+            rows.append(row)
+    return rows
+
+
+def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
+                   progress: bool = True, log=None) -> dict:
+    """Play the games not yet in `out_dir` and return the summary.
+
+    A folder of the same tournament (same settings except --games) is resumed
+    or extended: games already in games.jsonl are kept and not played again.
+    `log(text)`, if given, hears that a run resumes."""
+    validate_config(cfg)
+    if out_dir is None:
+        return _play(cfg, None, [], workers, progress)
+    out = Path(out_dir)
+    try:
         out.mkdir(parents=True, exist_ok=True)
+        lock = _lock(out)
+    except OSError as exc:
+        raise TournamentError(f"--out: {out}: {exc.strerror}") from None
+    try:
         conf_path = out / "tournament.json"
         if conf_path.exists():
-            old = json.loads(conf_path.read_text(encoding="utf-8"))
-            if old != cfg.to_dict():
+            old = read_json(conf_path, TournamentError)
+            same = {k: v for k, v in cfg.to_dict().items() if k != "games"}
+            if not isinstance(old, dict) or {k: v for k, v in old.items() if k != "games"} != same:
                 raise TournamentError(
                     f"--out: {out} holds another tournament ({conf_path}); "
-                    "use a new folder or the same settings to resume")
-        else:
-            write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
+                    "use a new folder, or the same settings (--games may grow) to resume")
+        write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
-        if games_file.exists():
-            seen = set()
-            with open(games_file, encoding="utf-8") as f:
-                for line in f:
-                    line = line.strip()
-                    if line:
-                        try:
-                            row = json.loads(line)
-                        except json.JSONDecodeError:
-                            break  # a line cut by an interruption: play that game again
-                        if row["game"] not in seen:  # two runs into one folder: keep one
-                            seen.add(row["game"])
-                            rows.append(row)
-            # rewrite without a torn last line
-            write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
+        rows = _read_games(games_file, cfg) if games_file.exists() else []
+        # rewrite without a torn last line
+        write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
+        scheduled = {g for g, _, _, _ in cfg.schedule()}
+        done = [r for r in rows if r["game"] in scheduled]
+        if done and log is not None:
+            log(f"resuming: {len(done)} of {len(scheduled)} games already played (in {out})")
+        summary = _play(cfg, games_file, done, workers, progress)
+        write_results(out, cfg, done, summary)  # _play added the new games to done
+        return summary
+    finally:
+        os.close(lock)  # closing releases the lock
+
+
+def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
+          progress: bool) -> dict:
+    """Play the scheduled games not in `rows`, appending each to `rows` (and to
+    `games_file` at once); returns the summary."""
     done = {r["game"] for r in rows}
     todo = [(g, s, r, seats, cfg.variant, cfg.board) for g, s, r, seats in cfg.schedule()
             if g not in done]
@@ -265,7 +342,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
     try:
         if workers > 1 and len(todo) > 1:
             ctx = mp.get_context("fork")
-            with ctx.Pool(workers) as pool:
+            with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
                 for row in pool.imap_unordered(_run_one, todo):
                     _keep(row, rows, sink, bar)
         else:
@@ -277,10 +354,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         if bar:
             bar.close()
     rows.sort(key=lambda r: r["game"])
-    summary = summarize(cfg, rows)
-    if out_dir is not None:
-        write_results(Path(out_dir), cfg, rows, summary)
-    return summary
+    return summarize(cfg, rows)
 
 
 def _keep(row, rows, sink, bar):
@@ -444,7 +518,8 @@ def plot_win_rates(summary: dict, path: Path) -> None:
     ax.set_title(f"{summary['games']} games, {summary['config']['players']} players")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    tmp = path.with_suffix(".tmp.png")
-    fig.savefig(tmp)
+    import io
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
     plt.close(fig)
-    os.replace(tmp, path)
+    write_atomically(path, buf.getvalue())

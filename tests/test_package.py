@@ -55,3 +55,130 @@ def test_type_stub_lists_every_public_name_of_the_core():
                         if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
         stub_methods |= {n.target.id for n in stub_cls.body if isinstance(n, ast.AnnAssign)}
         assert methods == stub_methods, cls
+
+
+def test_every_rule_is_named_by_a_test():
+    """Every rule ID of docs/rules.md is named by a test (in the ID's form or with
+    underscores), and docs/rules.md lists every ID once."""
+    import re
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^- \*\*(R-[A-Z0-9-]+)\*\*", text, flags=re.M)
+    assert len(ids) > 100 and len(set(ids)) == len(ids)
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("*.py")
+                      if p.name != "test_package.py")
+    untested = [i for i in ids if i not in tests and i.replace("-", "_") not in tests]
+    assert not untested, untested
+
+
+# ---------------------------------------------------------------------------
+# the distribution: sdist, wheel contents, licence, dependencies
+
+import ast  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import tarfile  # noqa: E402
+import tomllib  # noqa: E402
+
+import pytest  # noqa: E402
+
+BUILD_PRODUCTS = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
+                                        "*.pyc", "*.so", "*.o", ".pytest_cache", ".benchmarks")
+SHIPPED_FOLDERS = ("tests", "docs", "examples", "bench")
+
+
+def _copy_of_the_tree(dest: Path) -> Path:
+    """The source tree without build products (the generated .c is copied only so
+    that Cython need not run again; the manifest leaves it out)."""
+    shutil.copytree(ROOT, dest, ignore=BUILD_PRODUCTS)
+    return dest
+
+
+def _setup(tree: Path, *args: str) -> None:
+    out = subprocess.run([sys.executable, "setup.py", "-q", *args], cwd=tree,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory):
+    """(names in the sdist relative to its top folder, its PKG-INFO text)."""
+    tree = _copy_of_the_tree(tmp_path_factory.mktemp("src") / "ulm-engine")
+    dist = tmp_path_factory.mktemp("dist")
+    _setup(tree, "sdist", "-d", str(dist))
+    (archive,) = dist.glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        names = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name and m.isfile()}
+        top = tar.getmembers()[0].name.split("/")[0]
+        info = tar.extractfile(f"{top}/PKG-INFO").read().decode()
+    return names, info
+
+
+def _source_files(folder: str) -> set[str]:
+    base = ROOT / folder
+    return {str(p.relative_to(ROOT)) for p in base.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and ".benchmarks" not in p.parts
+            and p.suffix not in (".pyc", ".so", ".c", ".o")}
+
+
+def test_sdist_holds_what_its_tests_need(sdist):
+    """tests (with their golden files), docs, examples and bench/ are in the sdist,
+    so that its tests run; no generated C or compiled module is."""
+    names, _ = sdist
+    for folder in SHIPPED_FOLDERS:
+        missing = _source_files(folder) - names
+        assert not missing, (folder, sorted(missing))
+    for name in ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in",
+                 "ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_api.pxi", "ulm/data/board.json",
+                 "mcts/_search.pyx", "tests/golden/legal_counts.txt", "examples/generate.py"):
+        assert name in names, name
+    built = sorted(n for n in names if n.endswith((".c", ".so", ".o", ".pyc")))
+    assert not built, built
+
+
+def test_licence_and_metadata(sdist):
+    _, info = sdist
+    assert "License-Expression: MIT" in info and "License-File: LICENSE" in info
+    assert "Classifier: Programming Language :: Cython" in info
+    licence = (ROOT / "LICENSE").read_text()
+    assert licence.startswith("MIT License") and "Copyright (c) 2026 the ulm-engine authors" in licence
+
+
+def test_wheel_carries_no_generated_c(tmp_path):
+    """What the wheel gets besides the compiled modules (build_py, from a tree in
+    which Cython has left its .c files): the sources and data, no .c."""
+    tree = _copy_of_the_tree(tmp_path / "src")
+    egg = tmp_path / "egg"
+    egg.mkdir()
+    _setup(tree, "egg_info", "--egg-base", str(egg), "build_py", "--build-lib", str(tmp_path / "lib"))
+    assert (tree / "ulm" / "_fastcore.c").is_file(), "setup.py cythonizes: the .c lies in the tree"
+    files = {str(p.relative_to(tmp_path / "lib")) for p in (tmp_path / "lib").rglob("*")
+             if p.is_file()}
+    assert not [f for f in files if f.endswith(".c")], sorted(files)
+    for name in ("ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_fastcore.pyi", "ulm/py.typed",
+                 "ulm/data/board.json", "mcts/_search.pxd", "cli/main.py"):
+        assert name in files, name
+
+
+def _imported_modules() -> set[str]:
+    found = set()
+    for package in ("ulm", "mcts", "cli"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    found.update(a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    found.add(node.module.split(".")[0])
+    return found
+
+
+def test_dependencies_are_what_the_package_imports():
+    """Every declared dependency is imported by the package and every third-party
+    import is declared (numpy is used only by the peers comparison: its extra)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {re.split(r"[<>=!~ \[]", d)[0].lower() for d in project["dependencies"]}
+    imported = _imported_modules()
+    local = {"ulm", "mcts", "cli"}
+    third_party = {m for m in imported - local if m not in sys.stdlib_module_names}
+    assert declared == third_party, (declared, third_party)
+    peers = {re.split(r"[<>=!~ \[]", d)[0].lower() for d in project["optional-dependencies"]["peers"]}
+    assert "numpy" in peers and "numpy" not in declared

@@ -57,6 +57,7 @@ def used(raw: dict) -> dict:
     raw = dict(raw)
     raw["looked_cards"] = raw["looked_cards"][:raw["n_looked_cards"]]
     raw["looked_coats"] = raw["looked_coats"][:raw["n_looked_coats"]]
+    raw["looked_coat_known"] = raw["looked_coat_known"][:raw["n_looked_coats"]]
     return raw
 
 
@@ -425,16 +426,17 @@ def unseen_by(state: ulm.State, p: int) -> tuple[set[str], set[str]]:
     cards = r["pile"]
     for q, pl in enumerate(r["players"]):
         if q != p:
-            cards |= pl["hand"]
+            cards |= pl["hand"] & ~pl["known"]  # cards taken face up are known (R-INFO-3a)
     coats = r["coat_unknown"]
-    for c, by in zip(r["coat_tail"][:r["coat_tail_len"]], r["coat_tail_by"]):
-        if by != p:
+    for c, known in zip(r["coat_tail"][:r["coat_tail_len"]], r["coat_tail_known"]):
+        if not known >> p & 1:  # R-COAT-4
+            coats |= 1 << c
+    for c, known in zip(r["looked_coats"][:r["n_looked_coats"]], r["looked_coat_known"]):
+        if not known >> p & 1:
             coats |= 1 << c
     if r["turn_player"] != p:
         for c in r["looked_cards"][:r["n_looked_cards"]]:
             cards |= 1 << c
-        for c in r["looked_coats"][:r["n_looked_coats"]]:
-            coats |= 1 << c
     return set(mask_cards(cards)), {COATS[c] for c in range(len(COATS)) if coats >> c & 1}
 
 
@@ -609,15 +611,15 @@ def both(*fns):
 
 
 def _golden_coats(d):
-    for c in ("G-Tillage", "G-Garden", "G-TownHall"):
+    for c in ("G-Leaning", "G-Garden", "G-TownHall", "G-Shipyard"):
         d["coat stack"]["shuffled"].remove(c)
         d["players"][1]["coats"].append(c)
 
 
 def _colour_count(d):
-    """18 gray tiles, but still 50 in all."""
-    d["players"][0]["supply"] = {"gray": 9}
-    d["bag"].update(brown=d["bag"]["brown"] - 4, orange=d["bag"]["orange"] - 4)
+    """19 gray tiles, but still 50 in all."""
+    d["players"][0]["supply"] = {"gray": 9, "turquoise": 1}
+    d["bag"].update(brown=d["bag"]["brown"] - 5, orange=d["bag"]["orange"] - 4)
 
 
 def _add(path, key, delta):
@@ -634,17 +636,17 @@ BAD = [
      "players[0].coins: must be <= 999, got 1000"),
     ("tile count", "midgame-4p", _add(["bag"], "gray", 2),
      "tiles: 52 counted (grid, outer spaces, docks, bag, supplies, drawn), expected 50"),
-    ("too many of a colour", "midgame-4p", _colour_count, "tiles: 18 gray tiles, more than the game has"),
+    ("too many of a colour", "midgame-4p", _colour_count, "tiles: 19 gray tiles, more than the game has"),
     ("refill not by fives", "midgame-4p", set_(["tiles added"], 3),
      "tiles added: the bag is refilled 5 tiles at a time (R-DRAW-8), got 3"),
     ("view hand sizes vs unseen cards", "midgame-4p-view", set_(["players", 0, "hand size"], 3),
      "draw pile size: 32 cards are unseen by Blue, but the draw pile (32) and the other hands "
      "(Red 3, Green 0, Yellow 0) hold 35"),
     ("view coats vs unseen coats", "midgame-4p-view", set_(["coat stack", "shuffled"], 7),
-     "coat stack.shuffled: 9 coats are unseen by Blue, but the stack and the looked-at coats hold 8"),
+     "coat stack.shuffled: 11 coats are unseen by Blue, but the stack and the looked-at coats hold 8"),
     ("unknown card", "midgame-4p", set_(["draw pile", 0], "Steeple 1"),
      "draw pile[0]: unknown card 'Steeple 1'; did you mean 'Steeple I'?"),
-    ("unknown card in front", "midgame-4p", set_(["players", 0, "in front", 0], "Work of Art V"),
+    ("unknown card in front", "midgame-4p", set_(["players", 0, "in front"], ["Work of Art V"]),
      "players[0].in front[0]: unknown card 'Work of Art V'; did you mean 'Works of Art V'?"),
     ("unknown quarter", "midgame-4p", set_(["players", 1, "seals"], {"Leaning Hose": 1}),
      "players[1].seals: unknown quarter 'Leaning Hose'; did you mean 'Leaning House'?"),
@@ -692,27 +694,28 @@ BAD = [
      "coat stack: 12 coats in all; missing: S-4"),
     ("coat twice", "midgame-4p", lambda d: d["players"][0]["coats"].append("S-2"),
      "coat stack.shuffled: coat S-2 is already in players[0].coats"),
-    ("two barges on one river space", "midgame-4p", set_(["players", 2, "barge"], 1),
-     "players[2].barge: river space 1 already holds Red's barge"),
+    ("two barges on one river space", "midgame-4p", set_(["players", 2, "barge"], 5),
+     "players[2].barge: river space 5 already holds Red's barge"),
     ("barge off the river", "midgame-4p", set_(["players", 0, "barge"], 22),
      "players[0].barge: must be <= 21, got 22"),
     ("too many golden coats", "midgame-4p", _golden_coats,
      "players[1].coats: 4 golden coats, but a player has only 3 crests"),
-    ("too many seals", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 13}),
+    ("too many seals", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 12}),
      "players[0].seals: 13 seals on the board and on coats, but a player has 12"),
-    ("quarter over capacity", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 4}),
+    ("quarter over capacity", "midgame-4p", set_(["players", 0, "seals"], {"Tillage": 3}),
      "players: 6 seals in Tillage, which has 4 spaces"),
     ("Oath House seal without a descendant", "midgame-4p",
      set_(["players", 0, "seals"], {"Oath House": 1}),
      "players: 1 seals in the Oath House but 0 descendants taken"),
     ("descendant on the board and owned", "midgame-4p",
-     set_(["players", 0, "descendants"], ["Scholar"]),
-     "players[0].descendants: Scholar is already on the board"),
+     set_(["players", 0, "descendants"], ["Merchant"]),
+     "players[0].descendants: Merchant is already on the board"),
     ("descendants laid out", "midgame-4p", lambda d: d["descendants on board"].pop(),
      "descendants on board: 4 descendants are laid out at set-up; 3 on the board + 0 owned = 3"),
     ("wrong tower past count", "advanced-3p", lambda d: d["tower"]["past"].pop(),
      "tower.past: round 4 has 3 earlier tower tiles, got 2"),
-    ("tower tile twice", "advanced-3p", set_(["tower", "next"], "T1"), "tower: T1 appears twice"),
+    ("tower tile twice", "advanced-3p", lambda d: d["tower"].update(next=d["tower"]["past"][0]),
+     "appears twice"),
     ("no tower tile in force", "advanced-3p", set_(["tower", "current"], None),
      "tower.current: the advanced game has a tower tile in force every round"),
     ("tower in the basic game", "midgame-4p", set_(["tower"], {"current": "T1"}),
@@ -722,17 +725,17 @@ BAD = [
     ("outer spaces", "midgame-4p", lambda d: d["outer spaces"].pop(),
      "outer spaces: must list the 12 outer spaces (null when empty), got 11"),
     ("grid shape", "midgame-4p", lambda d: d["grid"].pop(), "grid: must be 3 rows of 3 colours"),
-    ("score vs sources", "midgame-4p", set_(["players", 0, "score"], 6),
-     "players[0].vp: the sources add up to 5, but the score is 6"),
-    ("end-game points during play", "midgame-4p", set_(["players", 0, "vp"], {"start": 3, "river": 2}),
-     "players[0].vp: end-game sources are only scored when the game is over"),
+    ("score vs sources", "midgame-4p", set_(["players", 0, "score"], 10),
+     "players[0].vp: the sources add up to 9, but the score is 10"),
+    ("end-game points during play", "midgame-4p", set_(["players", 1, "vp"], {"start": 3, "river": 2}),
+     "players[1].vp: end-game sources are only scored when the game is over"),
     ("seat name", "midgame-4p", set_(["players", 0, "name"], "Blue"),
      "players[0].name: seat 0 is 'Red', got 'Blue'"),
     ("view names an opponent's hand", "midgame-4p-view", set_(["players", 0, "hand"], []),
      "players[0].hand: a view of Blue cannot know Red's hand; give 'hand size'"),
     ("view names a coat another put under", "midgame-4p-view",
-     set_(["coat stack", "under", 1, "coat"], "S-1"),
-     "coat stack.under[1].coat: Blue cannot know a coat Green put under"),
+     set_(["coat stack", "under", 0, "coat"], "S-2"),
+     "coat stack.under[0].coat: Blue cannot know a coat Red put under"),
     ("view lists the draw pile", "midgame-4p-view", set_(["draw pile"], []),
      "draw pile: a view gives only the 'draw pile size'"),
     ("full position with a viewer", "midgame-4p", set_(["viewer"], "Red"),
@@ -740,14 +743,111 @@ BAD = [
     ("looked-at cards without a card keep", "midgame-4p",
      set_(["looked at"], {"cards": ["Steeple I"], "coats": []}),
      "looked at.cards: cards are looked at only while a 'card keep' is pending"),
-    ("unmarked coat not owned", "midgame-4p", set_(["players", 0, "unmarked coats"], ["S-1"]),
-     "players[0].unmarked coats[0]: S-1 is not among the player's coats"),
+    ("unmarked coat not owned", "midgame-4p", set_(["players", 0, "unmarked coats"], ["S-2"]),
+     "players[0].unmarked coats[0]: S-2 is not among the player's coats"),
     ("board of the wrong type", "midgame-4p", set_(["board"], {}),
      "board: must be the path of a board table file, got dict"),
     ("board file missing", "midgame-4p", set_(["board"], "/nonexistent/board.json"),
      "board: /nonexistent/board.json: cannot read the file"),
     ("not an object", "midgame-4p", lambda d: Replace([]),
      "position: must be a JSON object, got list"),
+    # every pending task's argument as the core reads it
+    ("barge move beyond its actions", "midgame-4p",
+     set_(["pending"], [{"task": "barge move", "arg": 40}]),
+     "pending[0].arg: 'barge move' takes the most river spaces the barge may move: 1..4, got 40"),
+    ("amount for another card", "midgame-4p", set_(["pending"], [{"task": "amount", "arg": 5}]),
+     "pending[0].arg: 'amount' takes the card being played: 30 (Siege) or 32 (Ulm Sparrow), got 5"),
+    ("cathedral payment for a trade card", "midgame-4p",
+     set_(["pending"], [{"task": "cathedral payment", "arg": 9}]),
+     "pending[0].arg: 'cathedral payment' takes the cathedral card paid for, by number"),
+    ("reformation pick of three", "midgame-4p",
+     set_(["pending"], [{"task": "reformation pick", "arg": 3}]),
+     "pending[0].arg: 'reformation pick' takes the tiles still to take from outer spaces: 1..2, got 3"),
+    ("argument of a task without one", "midgame-4p",
+     set_(["pending"], [{"task": "dock choice", "arg": 3}]),
+     "pending[0].arg: 'dock choice' takes no argument (0), got 3"),
+    ("negative argument", "midgame-4p", set_(["pending"], [{"task": "card keep", "arg": -1}]),
+     "pending[0].arg: 'card keep' takes no argument (0), got -1"),
+    ("set-up draw pending", "midgame-4p", set_(["pending"], [{"task": "grid fill", "arg": 4}]),
+     "pending[0].task: 'grid fill' is a set-up draw: it never waits in a position"),
+    ("round start pending", "midgame-4p", set_(["pending"], [{"task": "round start"}]),
+     "pending[0].task: 'round start' is run at once when a round ends"),
+    # the turn against the phase and the pending tasks
+    ("drawn tile in the actions phase", "midgame-4p",
+     both(set_(["phase"], "actions"), set_(["turn", "drawn"], ["gray"]), _add(["bag"], "gray", -1)),
+     "turn.drawn: the drawn tile is pushed before the actions (phase 'actions')"),
+    ("second drawn tile without a Builder", "midgame-4p",
+     both(set_(["phase"], "push"), set_(["turn", "drawn"], ["gray", "white"]),
+          _add(["bag"], "gray", -1), _add(["bag"], "white", -1)),
+     "turn.drawn: 2 drawn tile(s), but the pending 'draw tile to push' tasks (slots []) need 1"),
+    ("builder keep without the Builder", "midgame-4p",
+     both(set_(["phase"], "push"), set_(["turn", "drawn"], ["gray", "white"]),
+          _add(["bag"], "gray", -1), _add(["bag"], "white", -1),
+          set_(["pending"], [{"task": "builder keep"}])),
+     "pending[0]: 'builder keep' needs the Builder, and Blue does not own it"),
+    ("draw slot 1 without a builder keep", "midgame-4p",
+     both(set_(["phase"], "push"), set_(["turn", "drawn"], ["gray"]), _add(["bag"], "gray", -1),
+          set_(["pending"], [{"task": "draw tile to push", "arg": 1}])),
+     "turn.drawn: 1 drawn tile(s), but the pending 'draw tile to push' tasks (slots [1]) need 1"),
+    ("actions before the push", "midgame-4p", set_(["turn", "actions"], {"gray": 1}),
+     "turn.actions.gray: actions come from the push; none in phase 'before draw'"),
+    ("actions beyond a byte", "midgame-4p",
+     both(set_(["phase"], "actions"), set_(["turn", "actions"], {"gray": 300})),
+     "turn.actions.gray: must be <= 20, got 300"),
+    ("extra river steps before the push", "midgame-4p", set_(["turn", "extra river steps"], 1),
+     "turn.extra river steps: they come from a river action; none in phase 'before draw'"),
+    ("extra river steps without a source", "midgame-4p",
+     both(set_(["phase"], "actions"), set_(["turn", "extra river steps"], 1)),
+     "turn.extra river steps: at most 0 here (1 with the Barge Driver, 1 with tower tile T1"),
+    ("pushed out before the push", "midgame-4p", set_(["turn", "pushed out at"], 3),
+     "turn.pushed out at: no tile is pushed out before the push (phase 'before draw')"),
+    ("draw swap before the draw", "midgame-4p", set_(["turn", "draw swap used"], True),
+     "turn.draw swap used: the joker and the Scholar swap the drawn tile"),
+    ("merchant used without the Merchant", "midgame-4p", set_(["turn", "merchant used"], True),
+     "turn.merchant used: Blue does not own the Merchant"),
+    ("T5 seal without T5", "midgame-4p", set_(["turn", "T5 seal"], True),
+     "turn.T5 seal: tower tile T5 is not in force"),
+    ("T10 used without T10", "advanced-3p",
+     both(set_(["phase"], "actions"), set_(["turn", "T10 used"], True),
+          set_(["turn", "pushed out at"], 3)),
+     "turn.T10 used: tower tile T10 is not in force"),
+    ("T10 used before the push", "midgame-4p", set_(["turn", "T10 used"], True),
+     "turn.T10 used: T10 takes the tile pushed out this turn; none in phase 'before draw'"),
+    ("tower payment before the draw", "midgame-4p",
+     set_(["pending"], [{"task": "tower payment"}]),
+     "pending[0]: 'tower payment' waits only in phase 'actions', not in 'before draw'"),
+    ("tower payment without T8 or T9", "advanced-3p",
+     both(set_(["phase"], "actions"), set_(["pending"], [{"task": "tower payment"}])),
+     "pending[0]: 'tower payment' is due only while T8 or T9 is in force"),
+    ("tower reveal with the next tile shown", "advanced-3p",
+     set_(["pending"], [{"task": "tower reveal"}]),
+     "pending[0]: 'tower reveal' shows the next tower tile, but tower.next is already shown"),
+    ("tower reveal in the basic game", "midgame-4p", set_(["pending"], [{"task": "tower reveal"}]),
+     "pending[0]: tower tiles are revealed only in the advanced game"),
+    ("patrician colour after the draw", "midgame-4p",
+     both(set_(["phase"], "push"), set_(["turn", "drawn"], ["gray"]), _add(["bag"], "gray", -1),
+          set_(["pending"], [{"task": "patrician colour"}])),
+     "pending[0]: 'patrician colour' waits only in phase 'before draw', not in 'push'"),
+    ("pending tasks after the game", "midgame-4p",
+     both(set_(["round"], 10), set_(["phase"], "game over"),
+          set_(["pending"], [{"task": "dock choice"}])),
+     "pending: a finished game has no pending tasks"),
+    ("card look without a card keep", "midgame-4p", set_(["pending"], [{"task": "look at card"}]),
+     "pending[0]: 'look at card' draws for a 'card keep' pending below it"),
+    ("four cards looked at", "midgame-4p",
+     set_(["pending"], [{"task": "card keep"}] + [{"task": "look at card"}] * 4),
+     "pending[1]: 0 looked at and 4 more to draw: at most 3 are looked at"),
+    ("three coats drawn", "midgame-4p",
+     set_(["pending"], [{"task": "coat choice"}] + [{"task": "coat draw"}] * 3),
+     "pending[1]: 0 looked at and 3 more to draw: at most 2 are looked at"),
+    ("a choice with nothing to choose", "midgame-4p", set_(["pending"], [{"task": "coat choice"}]),
+     "pending[0]: 'coat choice' has no legal choice in this position"),
+    ("score beyond the points a game gives", "midgame-4p",
+     both(set_(["players", 0, "score"], 40000), set_(["players", 0, "vp"], {"start": 40000})),
+     "players[0].score: must be <= 999, got 40000"),
+    ("points of a source beyond the game", "midgame-4p",
+     set_(["players", 0, "vp"], {"start": 40000, "coats of arms": -39995}),
+     "players[0].vp.start: must be between -999 and 999, got 40000"),
 ]
 BAD_JSON = ('{\n  "format": "ulm-position/1",\n  "kind": "full",\n}\n',
             "not valid JSON (line 4, column 1: Expecting property name")
@@ -847,7 +947,7 @@ def test_walkthrough_view_typed_at_the_table(tmp_path):
     d = json.loads(mine.read_text(encoding="utf-8"))
     d["round"] = 5
     d["to move"] = "Blue"
-    d["bag"] = {"gray": 6, "white": 6, "brown": 8, "turquoise": 6, "orange": 6}
+    d["bag"] = {"gray": 5, "white": 6, "brown": 8, "turquoise": 7, "orange": 6}
     d["draw pile size"] = 26
     d["discard pile"] = ["Siege"]
     d["coat stack"] = {"shuffled": 8, "under": [{"by": "Red"}, {"coat": "S-2", "by": "Blue"}]}

@@ -267,7 +267,8 @@ def test_abbot_takes_dock_tile_with_clear_R_ACT_CLEAR_2():
     edit_player(s, 0, supply={})
     at_actions(s, "white", "brown turquoise gray")
     do(s, "clear top")
-    assert sorted(legal(s)) == sorted(f"take {c} from the docks" for c in COLOURS)
+    assert sorted(legal(s)) == sorted([f"take {c} from the docks" for c in COLOURS]
+                                      + ["take no dock tile"])
     do(s, "take orange from the docks")
     assert supply(s) == {"gray": 1, "white": 0, "brown": 0, "turquoise": 0, "orange": 1}
     chance(s, "tile brown")                    # the dock space is refilled (R-DOCK-1)
@@ -332,7 +333,7 @@ def test_buy_two_same_tiles_look_at_two_keep_one_R_ACT_CARD_1():
     on the discard pile."""
     s = ready("brown", "gray white turquoise", supply={"orange": 2, "gray": 1}, hand=[])
     assert buys(legal(s)) == ["buy card paying gray+orange", "buy card paying orange+orange"]
-    do(s, "buy card paying orange+orange")
+    do(s, "buy card paying orange+orange", "look at the top 2 cards")
     chance(s, "card Siege", "card Patrician")
     assert sorted(legal(s)) == ["keep Patrician", "keep Siege"]
     do(s, "keep Siege")
@@ -349,7 +350,7 @@ def test_buy_needs_two_tiles_R_ACT_CARD_1():
     s = ready("brown", "gray white turquoise", supply={"orange": 1}, hand=[])
     assert buys(legal(s)) == []
     with pytest.raises(ulm.IllegalActionError):
-        do(s, "buy card paying orange+orange")
+        do(s, "buy card paying orange+orange", "look at the top 2 cards")
 
 
 def test_buy_needs_activated_brown_R_ACT_CARD_1():
@@ -365,7 +366,7 @@ def test_buy_councilman_two_different_tiles_look_at_two_R_ACT_CARD_1():
     give_descendant(s, "Councilman", 0)
     edit_player(s, 0, supply={"gray": 1, "white": 1}, hand=[])
     at_actions(s, "brown", "gray white orange")
-    do(s, "buy card paying gray+white")
+    do(s, "buy card paying gray+white", "look at the top 2 cards")
     chance(s, "card City Wall", "card Nave I")
     assert sorted(legal(s)) == ["keep City Wall", "keep Nave I"]
     do(s, "keep Nave I")
@@ -460,7 +461,7 @@ def test_tower_T3_councilman_one_of_two_R_ACT_CARD_3():
     give_descendant(s, "Councilman", 0)
     edit_player(s, 0, coins=1, hand=[])
     at_actions(s, "brown", "gray white orange")
-    do(s, "buy card paying 1 coin")
+    do(s, "buy card paying 1 coin", "look at the top 2 cards")
     chance(s, "card Siege", "card Fustian II")
     assert sorted(legal(s)) == ["keep Fustian II", "keep Siege"]
     do(s, "keep Fustian II")
@@ -502,7 +503,7 @@ def test_tower_T4_councilman_one_of_two_R_ACT_CARD_3():
     give_descendant(s, "Councilman", 0)
     edit_player(s, 0, supply={"orange": 1}, hand=[])
     at_actions(s, "brown", "gray white turquoise")
-    do(s, "buy card paying orange")
+    do(s, "buy card paying orange", "look at the top 2 cards")
     chance(s, "card Siege", "card Choir I")
     assert sorted(legal(s)) == ["keep Choir I", "keep Siege"]
     do(s, "keep Siege")
@@ -1195,7 +1196,7 @@ def test_book_example_joan_three_actions_R_ACT_CLEAR_1_R_ACT_CARD_1_R_ACT_MONEY_
     assert supply(s) == {"gray": 0, "white": 0, "brown": 2, "turquoise": 0, "orange": 0}
     assert clears(legal(s)) == []
     assert buys(legal(s)) == ["buy card paying brown+brown"]
-    do(s, "buy card paying brown+brown")
+    do(s, "buy card paying brown+brown", "look at the top 2 cards")
     chance(s, "card Commercial Goods I", "card Ulm Chronicle")
     assert sorted(legal(s)) == ["keep Commercial Goods I", "keep Ulm Chronicle"]
     do(s, "keep Ulm Chronicle")

@@ -145,7 +145,7 @@ def test_buy_with_same_colours_looks_at_two_R_CARD_GET_1():
     s = fresh(2)
     edit_player(s, 0, supply={"white": 2})
     start_actions(s, "brown", "gray", "turquoise")
-    do(s, "buy card paying white+white")
+    do(s, "buy card paying white+white", "look at the top 2 cards")
     chance(s, "card Patrician", "card Nave II")
     assert sorted(legal(s)) == ["keep Nave II", "keep Patrician"]
     do(s, "keep Nave II")
@@ -256,7 +256,7 @@ def test_reshuffle_in_the_middle_of_a_look_at_two_R_CARD_GET_2():
     park_cards(s, keep_pile=("Nave I",), keep_discard=("Choir II", "Fustian III"))
     edit_player(s, 0, supply={"gray": 2})
     start_actions(s, "brown", "white", "turquoise")
-    do(s, "buy card paying gray+gray")
+    do(s, "buy card paying gray+gray", "look at the top 2 cards")
     assert [ulm.ACTION_NAMES[a] for a, _ in s.chance_outcomes()] == ["chance: card Nave I"]
     chance(s, "card Nave I")
     outs = sorted(ulm.ACTION_NAMES[a] for a, _ in s.chance_outcomes())

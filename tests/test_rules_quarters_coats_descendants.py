@@ -956,12 +956,13 @@ def test_abbot_dock_tile_with_each_clear_away_R_DESC_ABBOT():
     assert s.raw()["avail"][colour("white")] == 3
     do(s, "clear top")
     assert pl(s)["supply"] == [1, 0, 1, 0, 0]
-    assert legal(s) == DOCK_TAKES
+    assert legal(s) == DOCK_TAKES + ["take no dock tile"]
     do(s, "take turquoise from the docks")
     chance(s, "tile gray")
     do(s, "clear bottom")
     assert legal(s) == ["take gray from the docks", "take white from the docks",
-                        "take brown from the docks", "take orange from the docks"]
+                        "take brown from the docks", "take orange from the docks",
+                        "take no dock tile"]
     do(s, "take white from the docks")
     chance(s, "tile gray")
     do(s, "clear right")
@@ -992,7 +993,7 @@ def test_builder_draws_two_keeps_one_other_back_to_bag_R_DESC_BUILDER():
     s = fresh()
     give_descendant(s, "Builder", 0)
     set_bag(s, {"gray": 3, "white": 2, "brown": 1})
-    do(s, "draw")
+    do(s, "draw 2 (Builder)")
     chance(s, "tile gray")
     assert outcomes(s) == {"tile gray": pytest.approx(2 / 5), "tile white": pytest.approx(2 / 5),
                            "tile brown": pytest.approx(1 / 5)}
@@ -1011,7 +1012,7 @@ def test_builder_same_colour_twice_R_DESC_BUILDER():
     s = fresh()
     give_descendant(s, "Builder", 0)
     set_bag(s, {"gray": 3, "white": 2})
-    do(s, "draw")
+    do(s, "draw 2 (Builder)")
     chance(s, "tile gray", "tile gray")
     assert legal(s) == ["pick gray"]
     do(s, "pick gray")
@@ -1172,7 +1173,7 @@ def test_councilman_one_of_two_for_different_colours_R_DESC_COUNCIL():
     """R-DESC-COUNCIL (R-ACT-CARD-1): buying with 2 different colours still looks at 2
     cards, keeps 1, the other face up on the discard pile."""
     s = _buy_ready(0, {"gray": 1, "white": 1})
-    do(s, "buy card paying gray+white")
+    do(s, "buy card paying gray+white", "look at the top 2 cards")
     chance(s, "card Siege")
     assert s.is_chance_node()
     chance(s, "card Patrician")
@@ -1188,7 +1189,7 @@ def test_councilman_one_of_two_for_different_colours_R_DESC_COUNCIL():
 def test_councilman_same_colours_still_two_R_DESC_COUNCIL():
     """R-DESC-COUNCIL: with 2 tiles of one colour it is still 1 of 2 (not more)."""
     s = _buy_ready(0, {"gray": 2})
-    do(s, "buy card paying gray+gray")
+    do(s, "buy card paying gray+gray", "look at the top 2 cards")
     chance(s, "card Siege", "card Reformation")
     assert legal(s) == ["keep Reformation", "keep Siege"]
 

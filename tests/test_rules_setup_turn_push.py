@@ -904,7 +904,7 @@ def test_builder_draws_two_keeps_one_R_DRAW_3():
     s = fresh(players=2)
     give_descendant(s, "Builder", 0)
     set_bag(s, {"gray": 2, "white": 2, "brown": 2, "turquoise": 2, "orange": 2})
-    do(s, "draw")
+    do(s, "draw 2 (Builder)")
     assert s.is_chance_node()
     chance(s, "tile gray")
     assert s.is_chance_node(), "the second tile is a separate chance event"
@@ -926,7 +926,7 @@ def test_builder_same_colour_twice_R_DRAW_3():
     s = fresh(players=2)
     give_descendant(s, "Builder", 0)
     set_bag(s, {"white": 3, "brown": 1})
-    do(s, "draw")
+    do(s, "draw 2 (Builder)")
     chance(s, "tile white", "tile white")
     assert legal(s) == ["pick white"]
     do(s, "pick white")
@@ -1169,7 +1169,7 @@ def test_empty_bag_for_builders_second_tile_R_DRAW_8():
     s = fresh(players=2)
     give_descendant(s, "Builder", 0)
     set_bag(s, {"orange": 1})
-    do(s, "draw")
+    do(s, "draw 2 (Builder)")
     assert_probs(s, {"tile orange": 1.0})
     chance(s, "tile orange")
     assert s.is_chance_node()
@@ -1381,7 +1381,7 @@ def test_joan_example_clear_card_money_R_PUSH_4():
     assert r["avail"] == [1, 1, 1, 0, 0]
     do(s, "clear top")
     assert player(s, 0)["supply"] == [0, 0, 2, 0, 0]
-    do(s, "buy card paying brown+brown")
+    do(s, "buy card paying brown+brown", "look at the top 2 cards")
     chance(s, "card Siege", "card Nave II")
     assert sorted(legal(s)) == ["keep Nave II", "keep Siege"]
     do(s, "keep Siege")

@@ -230,7 +230,7 @@ def test_T3_buy_one_of_two_only_with_councilman_R_TOWER_T3():
     s = advanced("T3")
     give_descendant(s, "Councilman", 0)
     activate(s, "gray white brown")
-    do(s, "buy card paying 1 coin")
+    do(s, "buy card paying 1 coin", "look at the top 2 cards")
     chance(s, "card Siege", "card Patrician")
     assert set(legal(s)) == {"keep Siege", "keep Patrician"}
     do(s, "keep Patrician")
@@ -267,7 +267,7 @@ def test_T4_needs_a_tile_and_councilman_looks_at_two_R_TOWER_T4():
     give_descendant(s, "Councilman", 0)
     activate(s, "gray white brown")
     edit_player(s, 0, supply={"white": 1})
-    do(s, "buy card paying white")
+    do(s, "buy card paying white", "look at the top 2 cards")
     chance(s, "card Siege", "card Reformation")
     assert set(legal(s)) == {"keep Siege", "keep Reformation"}
 

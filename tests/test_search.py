@@ -337,6 +337,11 @@ def test_tree_stops_growing_when_full():
     (dict(rollout="smart"), "rollout"),
     (dict(workers=0), "workers"),
     (dict(c=-0.1), "c"),
+    (dict(c=float("nan")), "c: the exploration constant"),
+    (dict(c=float("inf")), "c: the exploration constant"),
+    (dict(time=float("nan")), "time"),
+    (dict(margin_weight=float("nan")), "margin_weight"),
+    (dict(margin_weight=-1.0), "margin_weight"),
 ])
 def test_bad_arguments(kwargs, message):
     s = fresh(players=2)

@@ -199,10 +199,10 @@ def test_play_game_logs_turns_and_saves_a_replayable_record(tmp_path):
     assert len(rec.decisions) == row["decisions"]
 
 
-def test_a_fixed_seed_in_a_spec_is_kept():
-    assert tournament._with_seed("random", 9) == "random:seed=9"
-    assert tournament._with_seed("ismcts:iterations=30", 9) == "ismcts:iterations=30,seed=9"
-    assert tournament._with_seed("greedy:seed=4", 9) == "greedy:seed=4"
+def test_a_spec_seed_is_mixed_with_the_deal_and_the_seat():
+    import ulm
+    assert tournament.bot_seed(4, 9, 1) == ulm.derive_seed(4, 9, 1)
+    assert len({tournament.bot_seed(4, d, s) for d in range(3) for s in range(4)}) == 12
 
 
 # ---------------------------------------------------------------------------
@@ -371,12 +371,52 @@ def test_another_tournament_in_the_same_folder_is_refused(tmp_path):
     run_tournament(cfg, out, workers=1, progress=False)
     before = (out / "games.jsonl").read_text()
     for other in (TournamentConfig(bots=["greedy", "random"], players=2, games=4, seed=2),
-                  TournamentConfig(bots=["greedy", "random"], players=2, games=6, seed=1),
+                  TournamentConfig(bots=["greedy", "random"], players=2, games=6, seed=1,
+                                   variant="advanced"),
                   TournamentConfig(bots=["random", "greedy"], players=2, games=4, seed=1),
                   TournamentConfig(bots=["greedy", "random"], players=3, games=4, seed=1)):
         with pytest.raises(TournamentError, match="--out.*another tournament"):
             run_tournament(other, out, workers=1, progress=False)
     assert (out / "games.jsonl").read_text() == before
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda lines: lines[:1] + ['{"game": 1, "dea\n'] + lines[2:], "games.jsonl line 2: not valid JSON"),
+    (lambda lines: lines[:1] + ['{"game": 1}\n'] + lines[2:],
+     "games.jsonl line 2: not a game of a tournament"),
+    (lambda lines: lines[:1] + [lines[1].replace('"seed": ', '"seed": 1, "seed": ', 1)] + lines[2:],
+     "games.jsonl line 2: seed: the key is given twice in one object"),
+    (lambda lines: [lines[0].replace('"bots": ["greedy", "random"]', '"bots": ["random", "greedy"]')]
+     + lines[1:], "games.jsonl line 1: game 0 was not played with this tournament's deals and seats"),
+])
+def test_a_damaged_games_file_is_refused_not_cut(tmp_path, edit, message):
+    """Only a cut last line counts as an interruption; a bad line further up is an
+    error, and the folder is left as it was."""
+    out = tmp_path / "t"
+    cfg = TournamentConfig(bots=["greedy", "random"], players=2, games=4, seed=1)
+    run_tournament(cfg, out, workers=1, progress=False)
+    lines = (out / "games.jsonl").read_text().splitlines(keepends=True)
+    assert '"bots": ["greedy", "random"]' in lines[0]
+    (out / "games.jsonl").write_text("".join(edit(lines)))
+    before = (out / "games.jsonl").read_text()
+    with pytest.raises(TournamentError, match=message):
+        run_tournament(cfg, out, workers=1, progress=False)
+    assert (out / "games.jsonl").read_text() == before
+
+
+def test_fewer_games_in_a_folder_of_more_summarize_the_first_ones(tmp_path):
+    """--games may also shrink: the summary covers the first games of the schedule and
+    games.jsonl keeps every game played."""
+    out = tmp_path / "t"
+    big = run_tournament(TournamentConfig(bots=["greedy", "random"], players=2, games=6, seed=1),
+                         out, workers=1, progress=False)
+    small = run_tournament(TournamentConfig(bots=["greedy", "random"], players=2, games=2, seed=1),
+                           out, workers=1, progress=False)
+    assert big["games"] == 6 and small["games"] == 2
+    assert len((out / "games.jsonl").read_text().splitlines()) == 6
+    alone = run_tournament(TournamentConfig(bots=["greedy", "random"], players=2, games=2, seed=1),
+                           tmp_path / "alone", workers=1, progress=False)
+    assert [b["wins"] for b in small["bots"]] == [b["wins"] for b in alone["bots"]]
 
 
 # ---------------------------------------------------------------------------

@@ -44,6 +44,10 @@ def _action_names():
     names += ["stop"]
     names += [f"tower: give {COLOURS[a]}+{COLOURS[b]}" for a, b in PAIRS]
     names += ["tower: pay 2 coins", "tower: lose 5 VP"]
+    assert len(names) == A_DRAW_TWO
+    names += ["draw 2 (Builder)", "take the top card", "look at the top 2 cards",
+              "take no dock tile"]
+    assert len(names) == NUM_DECISIONS == C_TILE
     names += [f"chance: tile {c}" for c in COLOURS]
     names += [f"chance: card {c}" for c in CARDS]
     names += [f"chance: coat {c}" for c in COATS]
@@ -54,6 +58,18 @@ def _action_names():
 
 
 ACTION_NAMES = _action_names()
+
+
+def derive_seed(seed, stream, *streams):
+    """The seed of a sub-stream: `seed` mixed with `stream`, then with each of
+    `streams` in turn (splitmix64's finaliser, see `mix_seed`). Every random
+    choice of the project takes its seed from a user's seed through this.
+    Seeds are taken modulo 2**64; the result is in 0 .. 2**64-1."""
+    cdef uint64_t h = mix_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF),
+                               <uint64_t>(int(stream) & 0xFFFFFFFFFFFFFFFF))
+    for s in streams:
+        h = mix_seed(h, <uint64_t>(int(s) & 0xFFFFFFFFFFFFFFFF))
+    return int(h)
 _ACTION_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 
 
@@ -63,6 +79,8 @@ cdef class CoreGame:
     def __init__(self, int num_players, bint advanced, dict table):
         if num_players < 2 or num_players > MAX_PLAYERS:  # R-COMP-6
             raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {num_players}")
+        from ulm.board import check_table
+        table = check_table(table)      # nothing the core indexes with is out of range
         self.num_players = num_players
         self.advanced = advanced
         self.table = table
@@ -220,24 +238,43 @@ cdef class State:
         if not 0 <= player < self.s.num_players:
             raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
         d = _struct_to_dict(&self.s)
+        groups = d["card_group"]                                 # public (R-INFO-3b)
+
+        def by_group(cards):
+            """How many hidden cards of each reshuffle group."""
+            counts = [0] * (self.s.reshuffles + 1)
+            for c in cards:
+                counts[groups[c]] += 1
+            return counts
+
         d["pile"] = bin(d["pile"]).count("1")                    # R-INFO-2
         d["coat_unknown"] = bin(d["coat_unknown"]).count("1")
-        for i in range(self.s.coat_tail_len):                    # R-COAT-4
-            if d["coat_tail_by"][i] != player:
+        n = self.s.coat_tail_len
+        for i in range(n):                                       # R-COAT-4
+            if not d["coat_tail_known"][i] >> player & 1:
                 d["coat_tail"][i] = -1
-        d["coat_tail"] = d["coat_tail"][:self.s.coat_tail_len]
-        d["coat_tail_by"] = d["coat_tail_by"][:self.s.coat_tail_len]
+        d["coat_tail"] = d["coat_tail"][:n]
+        d["coat_tail_by"] = d["coat_tail_by"][:n]
+        d["coat_tail_known"] = d["coat_tail_known"][:n]
+        n = self.s.n_looked_coats
+        d["looked_coat_known"] = d["looked_coat_known"][:n]
+        d["looked_coats"] = [c if d["looked_coat_known"][i] >> player & 1 else -1
+                             for i, c in enumerate(d["looked_coats"][:n])]
         if self.s.turn_player != player:                         # R-INFO-3
-            d["looked_cards"] = [-1] * self.s.n_looked_cards
-            d["looked_coats"] = [-1] * self.s.n_looked_coats
+            d["looked_cards"] = by_group(d["looked_cards"][:self.s.n_looked_cards])
         else:
             d["looked_cards"] = sorted(d["looked_cards"][:self.s.n_looked_cards])
-            d["looked_coats"] = sorted(d["looked_coats"][:self.s.n_looked_coats])
+            # the player looking knows both coats; their order is no knowledge
+            order = sorted(range(n), key=lambda i: d["looked_coats"][i])
+            d["looked_coats"] = [d["looked_coats"][i] for i in order]
+            d["looked_coat_known"] = [d["looked_coat_known"][i] for i in order]
         d["task"] = d["task"][:self.s.n_tasks]
         d["task_arg"] = d["task_arg"][:self.s.n_tasks]
         for p in range(self.s.num_players):
-            if p != player:
-                d["players"][p]["hand"] = -bin(d["players"][p]["hand"]).count("1")
+            if p != player:                                      # R-INFO-3a
+                pl = d["players"][p]
+                hidden = pl["hand"] & ~pl["known"]
+                pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
         return f"observer {player}: " + repr(sorted(d.items()))
 
     def resample_from_infostate(self, int player, seed):
@@ -249,7 +286,7 @@ cdef class State:
         rng_seed(&r, <uint64_t>seed)
         determinize(&st.s, player, &r)
         # the dealer decides future chance events: a resampled world gets its own
-        rng_seed(&st.dealer, rng_next(&r))
+        rng_seed(&st.dealer, mix_seed(<uint64_t>seed, 1))
         return st
 
     def random_playout(self, seed):
@@ -266,7 +303,14 @@ cdef class State:
         return _struct_to_dict(&self.s)
 
     def set_raw(self, dict d):
-        """Replace the C struct by a dict as returned by raw() (no validation)."""
+        """Change the C struct: `d` holds fields as returned by raw(), any subset
+        (players: all of them, each with any subset of its fields). Every value
+        is checked against the range the core relies on, the task stack and the
+        tiles the core reads as colours too, so no value can make the core read
+        or write outside its arrays; ValueError names the field, and then
+        nothing is changed. The game's conservation laws (50 tiles, 33 cards,
+        ...) are not checked here: rule tests build such states on purpose;
+        ulm.positions checks them for position files."""
         _dict_to_struct(d, &self.s)
 
     def task_stack(self):
@@ -324,13 +368,6 @@ def bench_playouts(CoreGame game, int games, uint64_t seed):
 
 
 # Struct <-> dict by hand: Cython would turn the int8 arrays into bytes.
-_SCALARS = ("num_players", "advanced", "round", "turn_player", "phase", "tiles_added",
-            "pile", "discard", "coat_unknown", "coat_tail_len", "tower_unseen",
-            "tower_current", "tower_next", "free_play", "t5_seal", "river_extra",
-            "draw_swap_used", "merchant_used", "t10_used", "pushed_out_at",
-            "n_looked_cards", "n_looked_coats", "n_tasks")
-_PLAYER_SCALARS = ("score", "coins", "sparrows", "barge", "seals_left", "crests_left",
-                   "hand", "front", "coats")
 
 
 cdef dict _struct_to_dict(const GameState* s):
@@ -338,7 +375,9 @@ cdef dict _struct_to_dict(const GameState* s):
     d = {
         "num_players": s.num_players, "advanced": s.advanced, "round": s.round,
         "turn_player": s.turn_player, "phase": s.phase, "tiles_added": s.tiles_added,
-        "pile": s.pile, "discard": s.discard, "coat_unknown": s.coat_unknown,
+        "pile": s.pile, "discard": s.discard, "reshuffles": s.reshuffles,
+        "card_group": [s.card_group[i] for i in range(NUM_CARDS)],
+        "coat_unknown": s.coat_unknown,
         "coat_tail_len": s.coat_tail_len, "tower_unseen": s.tower_unseen,
         "tower_current": s.tower_current, "tower_next": s.tower_next,
         "free_play": s.free_play, "t5_seal": s.t5_seal, "river_extra": s.river_extra,
@@ -353,14 +392,17 @@ cdef dict _struct_to_dict(const GameState* s):
         "docks": [s.docks[i] for i in range(NUM_COLOURS)],
         "coat_tail": [s.coat_tail[i] for i in range(NUM_COATS)],
         "coat_tail_by": [s.coat_tail_by[i] for i in range(NUM_COATS)],
+        "coat_tail_known": [s.coat_tail_known[i] for i in range(NUM_COATS)],
         "coat_owner": [s.coat_owner[i] for i in range(NUM_COATS)],
         "crest_owner": [s.crest_owner[i] for i in range(NUM_QUARTERS)],
         "quarter_seals": [s.quarter_seals[i] for i in range(NUM_QUARTERS)],
         "desc": [s.desc[i] for i in range(NUM_DESCENDANTS)],
         "drawn": [s.drawn[0], s.drawn[1]],
         "avail": [s.avail[i] for i in range(NUM_COLOURS)],
+        "extra": [s.extra[i] for i in range(NUM_COLOURS)],
         "looked_cards": [s.looked_cards[i] for i in range(3)],
         "looked_coats": [s.looked_coats[i] for i in range(2)],
+        "looked_coat_known": [s.looked_coat_known[i] for i in range(2)],
         "task": [s.task[i] for i in range(MAX_TASKS)],
         "task_arg": [s.task_arg[i] for i in range(MAX_TASKS)],
         "players": [],
@@ -370,7 +412,7 @@ cdef dict _struct_to_dict(const GameState* s):
         d["players"].append({
             "score": pl.score, "coins": pl.coins, "sparrows": pl.sparrows,
             "barge": pl.barge, "seals_left": pl.seals_left, "crests_left": pl.crests_left,
-            "hand": pl.hand, "front": pl.front, "coats": pl.coats,
+            "hand": pl.hand, "known": pl.known, "front": pl.front, "coats": pl.coats,
             "supply": [pl.supply[i] for i in range(NUM_COLOURS)],
             "seals_in": [pl.seals_in[i] for i in range(NUM_QUARTERS)],
             "vp": [pl.vp[i] for i in range(NUM_SOURCES)],
@@ -378,80 +420,245 @@ cdef dict _struct_to_dict(const GameState* s):
     return d
 
 
-cdef void _fill(void* arr, int size, int n, values, str name) except *:
-    cdef int i
-    values = list(values)
+# Every field set_raw may write, with its range: what the C core relies on
+# never to read or write outside its arrays (not the game's conservation laws;
+# ulm.positions checks those for position files).
+def _mask(int n):
+    return (1 << <object>n) - 1     # in Python ints: 1 << 33 overflows a C int
+
+
+_SCALAR_RANGES = {
+    "num_players": (2, MAX_PLAYERS), "advanced": (0, 1), "round": (0, NUM_ROUNDS),
+    "turn_player": (0, MAX_PLAYERS - 1), "phase": (PH_BEFORE_DRAW, PH_GAME_OVER),
+    "tiles_added": (0, 250), "pile": (0, _mask(NUM_CARDS)),
+    "discard": (0, _mask(NUM_CARDS)), "coat_unknown": (0, _mask(NUM_COATS)),
+    "coat_tail_len": (0, NUM_COATS), "tower_unseen": (0, _mask(NUM_TOWER)),
+    "tower_current": (NO_TOWER, NUM_TOWER - 1), "tower_next": (NO_TOWER, NUM_TOWER - 1),
+    "free_play": (0, 1), "t5_seal": (0, 1), "river_extra": (0, 9), "draw_swap_used": (0, 1),
+    "merchant_used": (0, 1), "t10_used": (0, 1), "pushed_out_at": (-1, NUM_OUTER - 1),
+    "n_looked_cards": (0, 3), "n_looked_coats": (0, 2), "n_tasks": (0, MAX_TASKS),
+    "reshuffles": (0, 255),
+}
+_SEAT_OR_NONE = (-1, MAX_PLAYERS - 1)
+_ARRAY_RANGES = {  # name: (length, lo, hi)
+    "grid": (9, NO_TILE, NUM_COLOURS - 1), "outer": (NUM_OUTER, NO_TILE, NUM_COLOURS - 1),
+    "outer_mark": (NUM_OUTER,) + _SEAT_OR_NONE, "bag": (NUM_COLOURS, 0, 250),
+    "docks": (NUM_COLOURS, 0, 50), "coat_tail": (NUM_COATS, -1, NUM_COATS - 1),
+    "coat_tail_by": (NUM_COATS,) + _SEAT_OR_NONE, "coat_owner": (NUM_COATS,) + _SEAT_OR_NONE,
+    "crest_owner": (NUM_QUARTERS,) + _SEAT_OR_NONE, "quarter_seals": (NUM_QUARTERS, 0, 48),
+    "desc": (NUM_DESCENDANTS, DESC_UNSEEN, MAX_PLAYERS - 1), "drawn": (2, NO_TILE, NUM_COLOURS - 1),
+    "avail": (NUM_COLOURS, 0, 9), "looked_cards": (3, -1, NUM_CARDS - 1),
+    "looked_coats": (2, -1, NUM_COATS - 1), "task": (MAX_TASKS, TK_NONE, TK_ABBOT_DOCK),
+    "task_arg": (MAX_TASKS, -128, 127),
+    "card_group": (NUM_CARDS, 0, 255), "extra": (NUM_COLOURS, 0, 9),
+    "coat_tail_known": (NUM_COATS, 0, _mask(MAX_PLAYERS)),
+    "looked_coat_known": (2, 0, _mask(MAX_PLAYERS)),
+}
+_PLAYER_RANGES = {
+    "score": (-999, 999), "coins": (0, 999), "sparrows": (0, 999), "barge": (0, RIVER_LEN - 1),
+    "seals_left": (0, SEALS_PER_PLAYER), "crests_left": (0, CRESTS_PER_PLAYER),
+    "hand": (0, _mask(NUM_CARDS)), "front": (0, _mask(NUM_CARDS)),
+    "coats": (0, _mask(NUM_COATS)), "known": (0, _mask(NUM_CARDS)),
+}
+_PLAYER_ARRAYS = {"supply": (NUM_COLOURS, 0, 50), "seals_in": (NUM_QUARTERS, 0, SEALS_PER_PLAYER),
+                  "vp": (NUM_SOURCES, -999, 999)}
+# the argument each task carries (others carry 0)
+_TASK_ARGS = {TK_GRID_FILL: (0, 8), TK_PLAYER_TILE: (0, MAX_PLAYERS - 1),
+              TK_DRAW_PUSH_TILE: (0, 1), TK_BARGE_MOVE: (0, 4),
+              TK_REFORM_PICK: (0, 2), TK_PAY_COLOUR: (0, CARD_CHOIR + 2)}
+
+
+def _whole(value, where, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{where}: must be a whole number, got {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{where}: must be between {lo} and {hi}, got {value}")
+    return value
+
+
+def _whole_list(values, where, n, lo, hi):
+    if not isinstance(values, (list, tuple)):
+        raise ValueError(f"{where}: must be a list of {n} whole numbers, got {type(values).__name__}")
     if len(values) != n:
-        raise ValueError(f"{name}: expected {n} values, got {len(values)}")
-    for i in range(n):
-        if size == 1:
-            (<int8_t*>arr)[i] = values[i]
-        else:
-            (<int16_t*>arr)[i] = values[i]
+        raise ValueError(f"{where}: expected {n} values, got {len(values)}")
+    return [_whole(v, f"{where}[{i}]", lo, hi) for i, v in enumerate(values)]
+
+
+def _checked_raw(dict d, dict current):
+    """`current` (a raw() dict) updated by `d`, every field checked: ValueError
+    names the first field out of range, of the wrong length or inconsistent."""
+    out = dict(current)
+    for k, v in d.items():
+        if k in _SCALAR_RANGES:
+            out[k] = _whole(v, k, *_SCALAR_RANGES[k])
+        elif k in _ARRAY_RANGES:
+            out[k] = _whole_list(v, k, *_ARRAY_RANGES[k])
+        elif k != "players":
+            raise ValueError(f"{k}: not a field of the game state")
+    n = out["num_players"]
+    players = [dict(p) for p in current["players"]]
+    players += [dict(players[len(players) - 1]) for _ in range(MAX_PLAYERS - len(players))]
+    if "players" in d:
+        given = d["players"]
+        if not isinstance(given, (list, tuple)) or len(given) != n:
+            raise ValueError(f"players: expected a list of {n} players (num_players), got "
+                             f"{len(given) if isinstance(given, (list, tuple)) else type(given).__name__}")
+        for p, pd in enumerate(given):
+            if not isinstance(pd, dict):
+                raise ValueError(f"players[{p}]: must be a dict, got {type(pd).__name__}")
+            for k, v in pd.items():
+                where = f"players[{p}].{k}"
+                if k in _PLAYER_RANGES:
+                    players[p][k] = _whole(v, where, *_PLAYER_RANGES[k])
+                elif k in _PLAYER_ARRAYS:
+                    players[p][k] = _whole_list(v, where, *_PLAYER_ARRAYS[k])
+                else:
+                    raise ValueError(f"{where}: not a field of a player")
+    out["players"] = players[:n]
+    # seats must exist in this game
+    if out["turn_player"] >= n:
+        raise ValueError(f"turn_player: no seat {out['turn_player']} in a {n}-player game")
+    for name in ("outer_mark", "coat_tail_by", "coat_owner", "crest_owner", "desc"):
+        for i, v in enumerate(out[name]):
+            if v >= n:
+                raise ValueError(f"{name}[{i}]: no seat {v} in a {n}-player game")
+    for i, g in enumerate(out["card_group"]):   # R-INFO-3b: groups of past reshuffles
+        if g > out["reshuffles"]:
+            raise ValueError(f"card_group[{i}]: reshuffle {g}, but only {out['reshuffles']} happened")
+    for i in range(out["coat_tail_len"]):
+        if out["coat_tail"][i] < 0:
+            raise ValueError(f"coat_tail[{i}]: a coat of the {out['coat_tail_len']} under the stack")
+    for name, count in (("looked_cards", out["n_looked_cards"]), ("looked_coats", out["n_looked_coats"])):
+        for i in range(count):
+            if out[name][i] < 0:
+                raise ValueError(f"{name}[{i}]: one of the {count} looked at, got {out[name][i]}")
+    # each coat in one place at most: the stack's arrays hold NUM_COATS entries
+    seen = {}
+    places = [(c, "coat_unknown") for c in range(NUM_COATS) if out["coat_unknown"] >> c & 1]
+    places += [(out["coat_tail"][i], f"coat_tail[{i}]") for i in range(out["coat_tail_len"])]
+    places += [(out["looked_coats"][i], f"looked_coats[{i}]") for i in range(out["n_looked_coats"])]
+    places += [(c, f"coat_owner[{c}]") for c in range(NUM_COATS) if out["coat_owner"][c] >= 0]
+    for c, where in places:
+        if c in seen:
+            raise ValueError(f"{where}: coat {c} is already in {seen[c]}")
+        seen[c] = where
+    # the task stack: known tasks below n_tasks, their arguments in range
+    nt = out["n_tasks"]
+    pending_fill = set()
+    for i in range(nt):
+        t, a = out["task"][i], out["task_arg"][i]
+        if t == TK_NONE:
+            raise ValueError(f"task[{i}]: one of the {nt} pending tasks, got none (0)")
+        lo, hi = _TASK_ARGS.get(t, (0, 0))
+        if t == TK_PLAYER_TILE:
+            hi = n - 1
+        if t == TK_AMOUNT:
+            if a not in (CARD_SIEGE, CARD_SPARROW):
+                raise ValueError(f"task_arg[{i}]: the amount task's card is Siege ({CARD_SIEGE}) "
+                                 f"or Ulm Sparrow ({CARD_SPARROW}), got {a}")
+        elif not lo <= a <= hi:
+            raise ValueError(f"task_arg[{i}]: task {TASKS[t]!r} takes {lo}..{hi}, got {a}")
+        if t == TK_GRID_FILL:
+            pending_fill.add(a)
+    # tiles the core reads as colours
+    for i, c in enumerate(out["grid"]):
+        if c == NO_TILE and i not in pending_fill:
+            raise ValueError(f"grid[{i}]: empty, but no grid fill of cell {i} is pending")
+    drawn_later = {out["task_arg"][i] for i in range(nt) if out["task"][i] == TK_DRAW_PUSH_TILE}
+    needs = set()
+    if out["phase"] == PH_PUSH and not any(out["task"][i] == TK_DRAW_PUSH_TILE for i in range(nt)):
+        needs.add(0)
+    if any(out["task"][i] == TK_BUILDER_KEEP for i in range(nt)):
+        needs.update((0, 1))
+    for k in sorted(needs - drawn_later):
+        if out["drawn"][k] == NO_TILE:
+            raise ValueError(f"drawn[{k}]: a tile is needed here (phase {PHASES[out['phase']]}, "
+                             f"tasks {[TASKS[t] for t in out['task'][:nt]]})")
+    return out
 
 
 cdef void _dict_to_struct(dict d, GameState* s) except *:
+    """Write a raw() dict into the struct, after `_checked_raw` (nothing is
+    written when a field is bad)."""
     cdef GameState t = s[0]
-    cdef int p
-    for k in d:
-        if k not in _SCALARS and k not in ("grid", "outer", "outer_mark", "bag", "docks",
-                                           "coat_tail", "coat_tail_by", "coat_owner",
-                                           "crest_owner", "quarter_seals", "desc", "drawn",
-                                           "avail", "looked_cards", "looked_coats", "task",
-                                           "task_arg", "players"):
-            raise ValueError(f"{k}: not a field of the game state")
-    t.num_players = d.get("num_players", t.num_players)
-    t.advanced = d.get("advanced", t.advanced)
-    t.round = d.get("round", t.round)
-    t.turn_player = d.get("turn_player", t.turn_player)
-    t.phase = d.get("phase", t.phase)
-    t.tiles_added = d.get("tiles_added", t.tiles_added)
-    t.pile = d.get("pile", t.pile)
-    t.discard = d.get("discard", t.discard)
-    t.coat_unknown = d.get("coat_unknown", t.coat_unknown)
-    t.coat_tail_len = d.get("coat_tail_len", t.coat_tail_len)
-    t.tower_unseen = d.get("tower_unseen", t.tower_unseen)
-    t.tower_current = d.get("tower_current", t.tower_current)
-    t.tower_next = d.get("tower_next", t.tower_next)
-    t.free_play = d.get("free_play", t.free_play)
-    t.t5_seal = d.get("t5_seal", t.t5_seal)
-    t.river_extra = d.get("river_extra", t.river_extra)
-    t.draw_swap_used = d.get("draw_swap_used", t.draw_swap_used)
-    t.merchant_used = d.get("merchant_used", t.merchant_used)
-    t.t10_used = d.get("t10_used", t.t10_used)
-    t.pushed_out_at = d.get("pushed_out_at", t.pushed_out_at)
-    t.n_looked_cards = d.get("n_looked_cards", t.n_looked_cards)
-    t.n_looked_coats = d.get("n_looked_coats", t.n_looked_coats)
-    t.n_tasks = d.get("n_tasks", t.n_tasks)
-    if "grid" in d: _fill(t.grid, 1, 9, d["grid"], "grid")
-    if "outer" in d: _fill(t.outer, 1, NUM_OUTER, d["outer"], "outer")
-    if "outer_mark" in d: _fill(t.outer_mark, 1, NUM_OUTER, d["outer_mark"], "outer_mark")
-    if "bag" in d: _fill(t.bag, 1, NUM_COLOURS, d["bag"], "bag")
-    if "docks" in d: _fill(t.docks, 1, NUM_COLOURS, d["docks"], "docks")
-    if "coat_tail" in d: _fill(t.coat_tail, 1, NUM_COATS, d["coat_tail"], "coat_tail")
-    if "coat_tail_by" in d: _fill(t.coat_tail_by, 1, NUM_COATS, d["coat_tail_by"], "coat_tail_by")
-    if "coat_owner" in d: _fill(t.coat_owner, 1, NUM_COATS, d["coat_owner"], "coat_owner")
-    if "crest_owner" in d: _fill(t.crest_owner, 1, NUM_QUARTERS, d["crest_owner"], "crest_owner")
-    if "quarter_seals" in d: _fill(t.quarter_seals, 1, NUM_QUARTERS, d["quarter_seals"], "quarter_seals")
-    if "desc" in d: _fill(t.desc, 1, NUM_DESCENDANTS, d["desc"], "desc")
-    if "drawn" in d: _fill(t.drawn, 1, 2, d["drawn"], "drawn")
-    if "avail" in d: _fill(t.avail, 1, NUM_COLOURS, d["avail"], "avail")
-    if "looked_cards" in d: _fill(t.looked_cards, 1, 3, d["looked_cards"], "looked_cards")
-    if "looked_coats" in d: _fill(t.looked_coats, 1, 2, d["looked_coats"], "looked_coats")
-    if "task" in d: _fill(t.task, 1, MAX_TASKS, d["task"], "task")
-    if "task_arg" in d: _fill(t.task_arg, 1, MAX_TASKS, d["task_arg"], "task_arg")
-    for p, pd in enumerate(d.get("players", [])):
+    cdef int p, i
+    out = _checked_raw(d, _struct_to_dict(s))
+    t.num_players = out["num_players"]
+    t.advanced = out["advanced"]
+    t.round = out["round"]
+    t.turn_player = out["turn_player"]
+    t.phase = out["phase"]
+    t.tiles_added = out["tiles_added"]
+    t.pile = out["pile"]
+    t.discard = out["discard"]
+    t.reshuffles = out["reshuffles"]
+    t.coat_unknown = out["coat_unknown"]
+    t.coat_tail_len = out["coat_tail_len"]
+    t.tower_unseen = out["tower_unseen"]
+    t.tower_current = out["tower_current"]
+    t.tower_next = out["tower_next"]
+    t.free_play = out["free_play"]
+    t.t5_seal = out["t5_seal"]
+    t.river_extra = out["river_extra"]
+    t.draw_swap_used = out["draw_swap_used"]
+    t.merchant_used = out["merchant_used"]
+    t.t10_used = out["t10_used"]
+    t.pushed_out_at = out["pushed_out_at"]
+    t.n_looked_cards = out["n_looked_cards"]
+    t.n_looked_coats = out["n_looked_coats"]
+    t.n_tasks = out["n_tasks"]
+    for i in range(9): t.grid[i] = out["grid"][i]
+    for i in range(NUM_OUTER):
+        t.outer[i] = out["outer"][i]
+        t.outer_mark[i] = out["outer_mark"][i]
+    for i in range(NUM_COLOURS):
+        t.bag[i] = out["bag"][i]
+        t.docks[i] = out["docks"][i]
+        t.avail[i] = out["avail"][i]
+        t.extra[i] = out["extra"][i]
+    for i in range(NUM_COATS):
+        t.coat_tail[i] = out["coat_tail"][i]
+        t.coat_tail_by[i] = out["coat_tail_by"][i]
+        t.coat_tail_known[i] = out["coat_tail_known"][i]
+        t.coat_owner[i] = out["coat_owner"][i]
+    for i in range(NUM_QUARTERS):
+        t.crest_owner[i] = out["crest_owner"][i]
+        t.quarter_seals[i] = out["quarter_seals"][i]
+    for i in range(NUM_DESCENDANTS): t.desc[i] = out["desc"][i]
+    for i in range(NUM_CARDS): t.card_group[i] = out["card_group"][i]
+    for i in range(2):
+        t.drawn[i] = out["drawn"][i]
+        t.looked_coats[i] = out["looked_coats"][i]
+        t.looked_coat_known[i] = out["looked_coat_known"][i]
+    for i in range(3): t.looked_cards[i] = out["looked_cards"][i]
+    for i in range(MAX_TASKS):
+        t.task[i] = out["task"][i] if i < t.n_tasks else TK_NONE
+        t.task_arg[i] = out["task_arg"][i] if i < t.n_tasks else 0
+    for p, pd in enumerate(out["players"]):
         pl = &t.players[p]
-        pl.score = pd.get("score", pl.score)
-        pl.coins = pd.get("coins", pl.coins)
-        pl.sparrows = pd.get("sparrows", pl.sparrows)
-        pl.barge = pd.get("barge", pl.barge)
-        pl.seals_left = pd.get("seals_left", pl.seals_left)
-        pl.crests_left = pd.get("crests_left", pl.crests_left)
-        pl.hand = pd.get("hand", pl.hand)
-        pl.front = pd.get("front", pl.front)
-        pl.coats = pd.get("coats", pl.coats)
-        if "supply" in pd: _fill(pl.supply, 1, NUM_COLOURS, pd["supply"], "supply")
-        if "seals_in" in pd: _fill(pl.seals_in, 1, NUM_QUARTERS, pd["seals_in"], "seals_in")
-        if "vp" in pd: _fill(pl.vp, 2, NUM_SOURCES, pd["vp"], "vp")
+        pl.score = pd["score"]
+        pl.coins = pd["coins"]
+        pl.sparrows = pd["sparrows"]
+        pl.barge = pd["barge"]
+        pl.seals_left = pd["seals_left"]
+        pl.crests_left = pd["crests_left"]
+        pl.hand = pd["hand"]
+        pl.known = pd["known"] & pd["hand"]
+        pl.front = pd["front"]
+        pl.coats = pd["coats"]
+        for i in range(NUM_COLOURS): pl.supply[i] = pd["supply"][i]
+        for i in range(NUM_QUARTERS): pl.seals_in[i] = pd["seals_in"][i]
+        for i in range(NUM_SOURCES): pl.vp[i] = pd["vp"][i]
+    # what every state holds by construction: a coat put under is known to the
+    # one who put it there, a coat being looked at to the player looking (R-COAT-4)
+    for i in range(NUM_COATS):
+        if i < t.coat_tail_len and 0 <= t.coat_tail_by[i] < MAX_PLAYERS:
+            t.coat_tail_known[i] |= 1 << t.coat_tail_by[i]
+        elif i >= t.coat_tail_len:
+            t.coat_tail_known[i] = 0
+    for i in range(2):
+        if i < t.n_looked_coats and 0 <= t.turn_player < MAX_PLAYERS:
+            t.looked_coat_known[i] |= 1 << t.turn_player
+        elif i >= t.n_looked_coats:
+            t.looked_coat_known[i] = 0
     s[0] = t

@@ -141,15 +141,19 @@ cdef enum:
     A_TOWER_PAY_PAIR = 292  # T8 (15)
     A_TOWER_PAY_COINS = 307  # T9
     A_TOWER_PENALTY = 308
-    NUM_DECISIONS = 309
-    C_TILE = 309            # a tile of this colour (5)
-    C_CARD = 314            # (33)
-    C_COAT = 347            # (12)
-    C_DESCENDANT = 359      # (8)
-    C_TOWER = 367           # (12)
-    NUM_ACTIONS = 379
-    HIDDEN_CARD_KEEP = 379  # an opponent's card keep, as the observer sees it
-    MAX_LEGAL = 160
+    A_DRAW_TWO = 309        # Builder: draw 2 tiles, keep 1 (R-DRAW-3)
+    A_TAKE_TOP_CARD = 310   # a buy that may look at 2: take the top card instead (R-ACT-CARD-1)
+    A_LOOK_TWO = 311        # ... or look at the top 2 and keep 1
+    A_NO_DOCK_TILE = 312    # Abbot: decline the dock tile (R-ACT-CLEAR-2)
+    NUM_DECISIONS = 313
+    C_TILE = 313            # a tile of this colour (5)
+    C_CARD = 318            # (33)
+    C_COAT = 351            # (12)
+    C_DESCENDANT = 363      # (8)
+    C_TOWER = 371           # (12)
+    NUM_ACTIONS = 383
+    HIDDEN_CARD_KEEP = 383  # an opponent's card keep, as the observer sees it
+    MAX_LEGAL = NUM_DECISIONS  # each decision once at most, whatever the state
 
     NUM_PAIRS = 15
     MAX_TASKS = 24
@@ -187,6 +191,8 @@ cdef enum:
     TK_SWABIAN_COLOUR = 25
     TK_PATRICIAN_COLOUR = 26
     TK_TOWER_PAYMENT = 27
+    TK_BUY_MODE = 28        # take the top card or look at 2 (R-ACT-CARD-1)
+    TK_ABBOT_DOCK = 29      # a dock tile, or none (R-ACT-CLEAR-2)
 
 
 ctypedef struct Board:
@@ -215,6 +221,7 @@ ctypedef struct Player:
     uint8_t supply[NUM_COLOURS]
     uint8_t seals_in[NUM_QUARTERS]
     uint64_t hand
+    uint64_t known          # hand cards every player knows (taken face up, R-INFO-3a)
     uint64_t front
     uint16_t coats
     int16_t vp[NUM_SOURCES]
@@ -234,10 +241,16 @@ ctypedef struct GameState:
     uint8_t tiles_added     # R-DRAW-8 refills
     uint64_t pile
     uint64_t discard
+    # R-INFO-3b: card_group[c] is the number of the last reshuffle that put card c
+    # into the draw pile (0: none); the pile holds only cards of group `reshuffles`,
+    # and a card drawn face down keeps its group while it is hidden in a hand
+    uint8_t reshuffles
+    uint8_t card_group[NUM_CARDS]
     uint16_t coat_unknown   # the shuffled top of the coat stack
     int8_t coat_tail_len    # coats put under, bottom part of the stack, top first
     int8_t coat_tail[NUM_COATS]
-    int8_t coat_tail_by[NUM_COATS]
+    int8_t coat_tail_by[NUM_COATS]     # who put it there (public)
+    uint8_t coat_tail_known[NUM_COATS]  # bit p: seat p knows this coat (R-COAT-4)
     int8_t coat_owner[NUM_COATS]
     int8_t crest_owner[NUM_QUARTERS]
     uint8_t quarter_seals[NUM_QUARTERS]
@@ -247,7 +260,8 @@ ctypedef struct GameState:
     int8_t tower_next
     # this turn
     int8_t drawn[2]
-    uint8_t avail[NUM_COLOURS]      # unused activated (and extra) actions
+    uint8_t avail[NUM_COLOURS]      # unused actions of the activated tiles (after the push)
+    uint8_t extra[NUM_COLOURS]      # unused extra actions: Swabian League, Shipyard (R-TURN-3)
     uint8_t free_play
     uint8_t t5_seal
     uint8_t river_extra
@@ -258,6 +272,7 @@ ctypedef struct GameState:
     int8_t looked_cards[3]
     int8_t n_looked_cards
     int8_t looked_coats[2]
+    uint8_t looked_coat_known[2]    # as coat_tail_known, for the coats being looked at
     int8_t n_looked_coats
     int8_t n_tasks
     uint8_t task[MAX_TASKS]
@@ -317,6 +332,7 @@ cdef inline int push_cell(int e, int i) noexcept nogil:
     return k + 6 - 3 * i
 
 
+cdef uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil
 cdef uint64_t rng_next(Rng* r) noexcept nogil
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil
 cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil

@@ -38,6 +38,9 @@ TILES_PER_COLOUR_: int
 class IllegalActionError(ValueError): ...
 
 
+def derive_seed(seed: int, stream: int, *streams: int) -> int: ...
+
+
 class CoreGame:
     num_players: int
     advanced: bool

@@ -4,7 +4,7 @@
 Everything from ``state_init`` to ``random_playout`` is plain C (nogil): the
 state is one struct, a clone is a struct copy, and no step of a game touches a
 Python object. The Python classes ``Game`` and ``State`` at the bottom wrap it.
-Rule IDs refer to ../shared/RULES.md.
+Rule IDs refer to docs/rules.md.
 """
 
 from libc.string cimport memset, memcpy
@@ -55,7 +55,8 @@ TASKS = {TK_GRID_FILL: "grid fill", TK_PLAYER_TILE: "player tile", TK_DESC_REVEA
          TK_GOOSE_CHOICE: "goose tower choice", TK_CHRONICLE_QUARTER: "chronicle quarter",
          TK_AMOUNT: "amount", TK_FREEZE_CHOICE: "freeze choice", TK_REFORM_PICK: "reformation pick",
          TK_PAY_COLOUR: "cathedral payment", TK_SWABIAN_COLOUR: "swabian colour",
-         TK_PATRICIAN_COLOUR: "patrician colour", TK_TOWER_PAYMENT: "tower payment"}
+         TK_PATRICIAN_COLOUR: "patrician colour", TK_TOWER_PAYMENT: "tower payment",
+         TK_BUY_MODE: "buy mode", TK_ABBOT_DOCK: "abbot dock choice"}
 CHANCE_TASKS = tuple(range(1, TK_LAST_CHANCE + 1))
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
@@ -122,15 +123,25 @@ PUSH_EXIT_OUTER = tuple(int(PUSH_OUT[e]) for e in range(12))
 # ---------------------------------------------------------------------------
 # Random numbers: splitmix64 (one 64-bit word of state, so states clone freely)
 
-cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
-    r.s = seed * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>0x632BE59BD9B4E019
-
-cdef uint64_t rng_next(Rng* r) noexcept nogil:
-    r.s += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = r.s
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: a bijection that scrambles every bit into every other."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+cdef uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil:
+    """The one seed-mixing function: the seed of sub-stream `stream` of `seed`.
+    Neighbouring seeds and neighbouring streams give unrelated results."""
+    return mix64(mix64(seed + <uint64_t>0x9E3779B97F4A7C15)
+                 + <uint64_t>0xD1B54A32D192ED03 * (stream + 1))
+
+cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    # mixed: with `seed * phi + c`, seed n+1's stream was seed n's one step on
+    r.s = mix_seed(seed, 0)
+
+cdef uint64_t rng_next(Rng* r) noexcept nogil:
+    r.s += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(r.s)
 
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
@@ -139,6 +150,8 @@ cdef inline int nth_bit(uint64_t bits, int n) noexcept nogil:
     while n > 0:
         bits &= bits - 1
         n -= 1
+    if bits == 0:       # nothing to draw: only in a state no game reaches; ctz(0) is undefined
+        return 0
     return ctz64(bits)
 
 cdef inline uint64_t bit(int i) noexcept nogil:
@@ -164,6 +177,8 @@ cdef inline void add_vp(GameState* s, int p, int src, int n) noexcept nogil:
     s.players[p].vp[src] += n
 
 cdef inline void push_task(GameState* s, int t, int arg) noexcept nogil:
+    if s.n_tasks >= MAX_TASKS:  # no game gets near; a state set by hand must not overrun
+        return
     s.task[s.n_tasks] = t
     s.task_arg[s.n_tasks] = arg
     s.n_tasks += 1
@@ -275,10 +290,13 @@ cdef void take_coat(const Board* b, GameState* s, int p, int c) noexcept nogil:
         pl.crests_left -= 1
         s.crest_owner[b.coat_quarter[c]] = p
 
-cdef void coat_under_stack(GameState* s, int c, int p) noexcept nogil:
-    # R-COAT-4: the coat goes to the bottom, known to p
+cdef void coat_under_stack(GameState* s, int c, int p, uint8_t known) noexcept nogil:
+    # R-COAT-4: the coat goes to the bottom, known to p and to all who knew it
+    if s.coat_tail_len >= NUM_COATS:  # only an inconsistent set_raw state gets here
+        return
     s.coat_tail[s.coat_tail_len] = c
     s.coat_tail_by[s.coat_tail_len] = p
+    s.coat_tail_known[s.coat_tail_len] = known | (1 << p)
     s.coat_tail_len += 1
 
 cdef inline bint coat_keepable(const Board* b, const GameState* s, int p, int c) noexcept nogil:
@@ -306,7 +324,7 @@ cdef void privilege(const Board* b, GameState* s, int p, int q) noexcept nogil:
         push_task(s, TK_TOWNHALL_CHOICE, 0)
         push_task(s, TK_CARD_TO_HAND, 0)
     elif q == SHIPYARD:
-        s.avail[BROWN] += 1
+        s.extra[BROWN] += 1  # an extra action, usable at once (R-TURN-3)
         push_task(s, TK_DOCK_CHOICE, 0)
     elif q == REICHENAU:
         add_vp(s, p, SRC_REICHENAU, quarters_with_seal(s, p))
@@ -340,30 +358,60 @@ cdef bint quarter_in_reach(const Board* b, const GameState* s, int p, int q, bin
 cdef inline bint can_seal_basics(const GameState* s, int p, int cost) noexcept nogil:
     return s.players[p].seals_left > 0 and s.players[p].coins >= cost
 
+cdef inline int action_count(const GameState* s, int c) noexcept nogil:
+    """Unused actions of colour c: the activated tiles' (after the push) and the
+    extra ones (at any moment of the own turn, R-TURN-3)."""
+    return (s.avail[c] if s.phase == PH_ACTIONS else 0) + s.extra[c]
+
+cdef inline bint use_colour_action(GameState* s, int c) noexcept nogil:
+    """Use one action of colour c; True if it was an activated tile's. An
+    activated one goes first: it is never worth less (R-ACT-MONEY-1, R-ACT-RIVER-1)."""
+    if s.phase == PH_ACTIONS and s.avail[c] > 0:
+        s.avail[c] -= 1
+        return True
+    s.extra[c] -= 1
+    return False
+
 cdef inline bint has_seal_action(const GameState* s) noexcept nogil:
-    return s.phase == PH_ACTIONS and (s.avail[ORANGE] > 0 or s.t5_seal)
+    return action_count(s, ORANGE) > 0 or s.t5_seal
 
 cdef inline void use_seal_action(GameState* s) noexcept nogil:
-    if s.avail[ORANGE] > 0:
-        s.avail[ORANGE] -= 1
+    if action_count(s, ORANGE) > 0:
+        use_colour_action(s, ORANGE)
     else:
-        s.t5_seal = 0
+        s.t5_seal = 0  # R-TOWER-T5, an extra action too
 
 # ---------------------------------------------------------------------------
 # Cards
 
 cdef inline bint can_play_card(const GameState* s) noexcept nogil:
-    # R-CARD-PLAY-2: the free play, or a card action (option b) after the push
-    return s.free_play or (s.phase == PH_ACTIONS and s.avail[BROWN] > 0)
+    # R-CARD-PLAY-2: the free play, or a card action (option b)
+    return s.free_play or action_count(s, BROWN) > 0
 
 cdef inline void use_card_play(GameState* s) noexcept nogil:
     if s.free_play:
         s.free_play = 0
     else:
-        s.avail[BROWN] -= 1
+        use_colour_action(s, BROWN)
 
 cdef inline bint cards_left(const GameState* s) noexcept nogil:
     return s.pile != 0 or s.discard != 0
+
+cdef inline void leave_hand(Player* pl, int c) noexcept nogil:
+    pl.hand &= ~bit(c)
+    pl.known &= ~bit(c)
+
+cdef void reshuffle(GameState* s) noexcept nogil:
+    # R-CARD-GET-2: the discard pile becomes the draw pile; everyone knows its
+    # cards, so they form a new group (R-INFO-3b)
+    cdef uint64_t bits = s.discard
+    if s.reshuffles < 255:  # (never reached in a real game; older groups would merge)
+        s.reshuffles += 1
+    while bits:
+        s.card_group[ctz64(bits)] = s.reshuffles
+        bits &= bits - 1
+    s.pile = s.discard
+    s.discard = 0
 
 cdef bint upper_playable(const Board* b, const GameState* s, int p, int c) noexcept nogil:
     cdef const Player* pl = &s.players[p]
@@ -541,6 +589,7 @@ cdef void start_turn(GameState* s, int p) noexcept nogil:
     s.phase = PH_BEFORE_DRAW
     s.free_play = 1
     memset(s.avail, 0, sizeof(s.avail))
+    memset(s.extra, 0, sizeof(s.extra))  # unused extra actions lapse (R-TURN-3)
     s.t5_seal = 1 if tower_in_force(s, 4) else 0
     s.river_extra = 0
     s.draw_swap_used = 0
@@ -653,9 +702,8 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 refill_empty_bag(s)
             return
         elif t == TK_CARD_TO_HAND or t == TK_CARD_LOOK:
-            if s.pile == 0:  # R-CARD-GET-2
-                s.pile = s.discard
-                s.discard = 0
+            if s.pile == 0 and s.discard != 0:  # R-CARD-GET-2
+                reshuffle(s)
             if s.pile != 0:
                 return
             pop_task(s)
@@ -664,13 +712,16 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 return
             if s.coat_tail_len > 0:  # only coats put under are left: no chance
                 s.looked_coats[s.n_looked_coats] = s.coat_tail[0]
+                s.looked_coat_known[s.n_looked_coats] = s.coat_tail_known[0] | (1 << p)
                 s.n_looked_coats += 1
                 s.coat_tail_len -= 1
                 for i in range(s.coat_tail_len):
                     s.coat_tail[i] = s.coat_tail[i + 1]
                     s.coat_tail_by[i] = s.coat_tail_by[i + 1]
+                    s.coat_tail_known[i] = s.coat_tail_known[i + 1]
                 s.coat_tail[s.coat_tail_len] = 0
                 s.coat_tail_by[s.coat_tail_len] = 0
+                s.coat_tail_known[s.coat_tail_len] = 0
             pop_task(s)
         elif t == TK_CARD_KEEP:
             if s.n_looked_cards > 1:
@@ -684,10 +735,10 @@ cdef void settle(const Board* b, GameState* s) noexcept nogil:
                 if coat_keepable(b, s, p, s.looked_coats[i]):
                     return
             for i in range(s.n_looked_coats):  # R-COAT-2: keep neither
-                coat_under_stack(s, s.looked_coats[i], p)
+                coat_under_stack(s, s.looked_coats[i], p, s.looked_coat_known[i])
             s.n_looked_coats = 0
             pop_task(s)
-        elif t == TK_DOCK_CHOICE:
+        elif t == TK_DOCK_CHOICE or t == TK_ABBOT_DOCK:
             if dock_total(s) > 0:
                 return
             pop_task(s)
@@ -777,49 +828,22 @@ cdef void bag_at_draw(const GameState* s, uint8_t* bag) noexcept nogil:
         for c in range(NUM_COLOURS):
             bag[c] = 1
 
-cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nogil:
-    cdef int p = s.turn_player, n = 0, e, c, k, q, cost
+cdef int gen_colour_actions(const Board* b, const GameState* s, int p, int16_t* out,
+                            int n) noexcept nogil:
+    """The five actions (section 4.3), for the activated tiles after the push and
+    for the extra actions in any phase (R-TURN-3)."""
     cdef const Player* pl = &s.players[p]
-    cdef uint8_t bag[NUM_COLOURS]
-    cdef bint wide, seal_ok, wall_ok
-    if s.phase == PH_BEFORE_DRAW:
-        out[n] = A_DRAW
-        n += 1
-        n = gen_merchant(s, p, out, n)
-        n = gen_card_plays(b, s, p, out, n)
-        if tower_in_force(s, 10):  # R-TOWER-T11
-            bag_at_draw(s, bag)
-            n = gen_colours(bag, A_PICK_COLOUR, out, n)
-        return n
-    if s.phase == PH_PUSH:
-        for e in range(12):
-            if line_pushable(s, e):
-                out[n] = A_PUSH + e
-                n += 1
-        if not s.draw_swap_used:
-            if pl.sparrows > 0:  # R-DRAW-5
-                for c in range(NUM_COLOURS):
-                    if s.docks[c] > 0 and c != s.drawn[0]:
-                        out[n] = A_JOKER + c
-                        n += 1
-            if owns(s, p, SCHOLAR):  # R-DRAW-6
-                n = gen_colours(pl.supply, A_SCHOLAR, out, n)
-        n = gen_merchant(s, p, out, n)
-        n = gen_card_plays(b, s, p, out, n)
-        return n
-    if s.phase != PH_ACTIONS:
-        return 0
-    out[n] = A_END_TURN
-    n += 1
-    if s.avail[GRAY] > 0:
+    cdef int e, k, q, cost
+    cdef bint wide
+    if action_count(s, GRAY) > 0:
         out[n] = A_MONEY
         n += 1
-    if s.avail[WHITE] > 0:
+    if action_count(s, WHITE) > 0:
         for e in range(4):
             if s.outer[3 * e] != NO_TILE or s.outer[3 * e + 1] != NO_TILE or s.outer[3 * e + 2] != NO_TILE:
                 out[n] = A_CLEAR + e
                 n += 1
-    if s.avail[BROWN] > 0 and cards_left(s):
+    if action_count(s, BROWN) > 0 and cards_left(s):
         if tower_in_force(s, 2):      # R-TOWER-T3
             if pl.coins >= 1:
                 out[n] = A_BUY_COIN
@@ -832,12 +856,11 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                         and (PAIR_A[k] != PAIR_B[k] or pl.supply[PAIR_A[k]] >= 2)):
                     out[n] = A_BUY_PAIR + k
                     n += 1
-    if (s.river_extra > 0 or s.avail[TURQUOISE] > 0) and next_free_space(s, p, pl.barge) >= 0:
+    if (s.river_extra > 0 or action_count(s, TURQUOISE) > 0) and next_free_space(s, p, pl.barge) >= 0:
         out[n] = A_RIVER
         n += 1
     cost = seal_cost(s)
-    seal_ok = has_seal_action(s) and can_seal_basics(s, p, cost)
-    if seal_ok:
+    if has_seal_action(s) and can_seal_basics(s, p, cost):
         wide = tower_in_force(s, 11)  # R-TOWER-T12
         for q in range(NUM_QUARTERS):
             if quarter_free(b, s, q) and quarter_in_reach(b, s, p, q, wide):
@@ -849,11 +872,48 @@ cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nog
                 if quarter_free(b, s, q):
                     out[n] = A_SEAL_WALL + q
                     n += 1
+    return n
+
+cdef int gen_main(const Board* b, const GameState* s, int16_t* out) noexcept nogil:
+    """The decisions of the main turn, in increasing action order."""
+    cdef int p = s.turn_player, n = 0, e, c
+    cdef const Player* pl = &s.players[p]
+    cdef uint8_t bag[NUM_COLOURS]
+    if s.phase == PH_ACTIONS:
+        out[n] = A_END_TURN
+        n += 1
+    elif s.phase == PH_BEFORE_DRAW:
+        out[n] = A_DRAW
+        n += 1
+    elif s.phase == PH_PUSH:
+        for e in range(12):
+            if line_pushable(s, e):
+                out[n] = A_PUSH + e
+                n += 1
+        if not s.draw_swap_used:
+            if pl.sparrows > 0:  # R-DRAW-5
+                for c in range(NUM_COLOURS):
+                    if s.docks[c] > 0 and c != s.drawn[0]:
+                        out[n] = A_JOKER + c
+                        n += 1
+            if owns(s, p, SCHOLAR):  # R-DRAW-6
+                n = gen_colours(pl.supply, A_SCHOLAR, out, n)
+    else:
+        return 0
+    n = gen_colour_actions(b, s, p, out, n)
     n = gen_merchant(s, p, out, n)
-    if tower_in_force(s, 9) and not s.t10_used and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE:
+    if (s.phase == PH_ACTIONS and tower_in_force(s, 9) and not s.t10_used
+            and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE):
         out[n] = A_TAKE_PUSHED_OUT  # R-PUSH-7
         n += 1
     n = gen_card_plays(b, s, p, out, n)
+    if s.phase == PH_BEFORE_DRAW:
+        if tower_in_force(s, 10):  # R-TOWER-T11
+            bag_at_draw(s, bag)
+            n = gen_colours(bag, A_PICK_COLOUR, out, n)
+        if owns(s, p, BUILDER):  # R-DRAW-3: 2 instead of 1, if the owner wants
+            out[n] = A_DRAW_TWO
+            n += 1
     return n
 
 cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcept nogil:
@@ -877,6 +937,14 @@ cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcep
         n = gen_colours(s.docks, A_PICK_DOCK, out, n)
         out[n] = A_TAKE_COIN
         n += 1
+    elif t == TK_ABBOT_DOCK:
+        n = gen_colours(s.docks, A_PICK_DOCK, out, n)
+        out[n] = A_NO_DOCK_TILE
+        n += 1
+    elif t == TK_BUY_MODE:
+        out[0] = A_TAKE_TOP_CARD
+        out[1] = A_LOOK_TWO
+        n = 2
     elif t == TK_BARGE_MOVE:
         most = free_spaces_ahead(s, p, s.task_arg[s.n_tasks - 1])
         for k in range(most + 1):
@@ -1091,6 +1159,7 @@ cdef void apply_chance(const Board* b, GameState* s, int a) noexcept nogil:
         x = a - C_COAT
         s.coat_unknown &= ~(1 << x)
         s.looked_coats[s.n_looked_coats] = x
+        s.looked_coat_known[s.n_looked_coats] = 1 << p
         s.n_looked_coats += 1
     elif t == TK_DESC_REVEAL:
         s.desc[a - C_DESCENDANT] = DESC_ON_BOARD
@@ -1114,10 +1183,11 @@ cdef void look_at_cards(GameState* s, int n) noexcept nogil:
         n -= 1
 
 cdef void buy_card(GameState* s, int p, bint two) noexcept nogil:
-    # R-ACT-CARD-1 / R-ACT-CARD-3; the Councilman always looks at two
-    s.avail[BROWN] -= 1
-    if two or owns(s, p, COUNCILMAN):
-        look_at_cards(s, 2)
+    # R-ACT-CARD-1 / R-ACT-CARD-3: with two tiles of one colour, or with the
+    # Councilman, the buyer may look at 2 (a choice once 2 cards are left)
+    use_colour_action(s, BROWN)
+    if (two or owns(s, p, COUNCILMAN)) and popcount64(s.pile | s.discard) >= 2:
+        push_task(s, TK_BUY_MODE, 0)
     else:
         push_task(s, TK_CARD_TO_HAND, 0)
 
@@ -1157,6 +1227,14 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
         s.drawn[1] = NO_TILE
     elif t == TK_DOCK_CHOICE:
         take_from_dock(s, p, a - A_PICK_DOCK)
+    elif t == TK_ABBOT_DOCK:  # R-ACT-CLEAR-2
+        if a != A_NO_DOCK_TILE:
+            take_from_dock(s, p, a - A_PICK_DOCK)
+    elif t == TK_BUY_MODE:  # R-ACT-CARD-1
+        if a == A_LOOK_TWO:
+            look_at_cards(s, 2)
+        else:
+            push_task(s, TK_CARD_TO_HAND, 0)
     elif t == TK_TOWNHALL_CHOICE:
         if a == A_TAKE_COIN:
             pl.coins += 1
@@ -1178,11 +1256,12 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
             c = a - A_TAKE_DISCARD
             s.discard &= ~bit(c)
             pl.hand |= bit(c)
+            pl.known |= bit(c)  # taken face up (R-INFO-3a)
     elif t == TK_COAT_CHOICE:
         j = a - A_KEEP_COAT if a != A_RETURN_COAT else -1
         for i in range(s.n_looked_coats):
             if s.looked_coats[i] != j:
-                coat_under_stack(s, s.looked_coats[i], p)
+                coat_under_stack(s, s.looked_coats[i], p, s.looked_coat_known[i])
         s.n_looked_coats = 0
         if j >= 0:
             take_coat(b, s, p, j)
@@ -1216,8 +1295,8 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
         pl.supply[c] -= 1
         s.bag[c] += 1
         add_vp(s, p, SRC_CATHEDRAL_UPPER, 6)
-    elif t == TK_SWABIAN_COLOUR:  # R-CH-SWABIAN
-        s.avail[a - A_PICK_COLOUR] += 1
+    elif t == TK_SWABIAN_COLOUR:  # R-CH-SWABIAN: an extra action (R-TURN-3)
+        s.extra[a - A_PICK_COLOUR] += 1
     elif t == TK_PATRICIAN_COLOUR:  # R-DRAW-4
         c = a - A_PICK_COLOUR
         s.bag[c] -= 1
@@ -1239,10 +1318,10 @@ cdef void apply_task_decision(const Board* b, GameState* s, int a) noexcept nogi
 cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogil:
     cdef int p = s.turn_player, c, d, i, k
     cdef Player* pl = &s.players[p]
-    if a == A_DRAW:
+    if a == A_DRAW or a == A_DRAW_TWO:
         draw_time_check(s)
         s.phase = PH_PUSH
-        if owns(s, p, BUILDER):
+        if a == A_DRAW_TWO:  # R-DRAW-3
             push_task(s, TK_BUILDER_KEEP, 0)
             push_task(s, TK_DRAW_PUSH_TILE, 1)
         push_task(s, TK_DRAW_PUSH_TILE, 0)
@@ -1261,18 +1340,17 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         pl.supply[s.drawn[0]] += 1
         s.drawn[0] = c
         s.draw_swap_used = 1
-    elif a == A_MONEY:  # R-ACT-MONEY-1
-        s.avail[GRAY] -= 1
-        pl.coins += money_per_action(s, p)
+    elif a == A_MONEY:  # R-ACT-MONEY-1: the bonuses only for an activated tile
+        pl.coins += money_per_action(s, p) if use_colour_action(s, GRAY) else 1
     elif a < A_BUY_PAIR:  # R-ACT-CLEAR-1
         d = a - A_CLEAR
-        s.avail[WHITE] -= 1
+        use_colour_action(s, WHITE)
         for i in range(3 * d, 3 * d + 3):
             if s.outer[i] != NO_TILE:
                 pl.supply[s.outer[i]] += 1
                 s.outer[i] = NO_TILE
         if owns(s, p, ABBOT):  # R-ACT-CLEAR-2
-            push_task(s, TK_DOCK_CHOICE, 0)
+            push_task(s, TK_ABBOT_DOCK, 0)
     elif a < A_BUY_COIN:
         k = a - A_BUY_PAIR
         pl.supply[PAIR_A[k]] -= 1
@@ -1291,8 +1369,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
     elif a == A_RIVER:  # R-ACT-RIVER-1, R-RIVER-4
         if s.river_extra > 0:
             s.river_extra -= 1
-        else:
-            s.avail[TURQUOISE] -= 1
+        elif use_colour_action(s, TURQUOISE):  # the bonuses only for an activated tile
             s.river_extra += owns(s, p, BARGE_DRIVER) + tower_in_force(s, 0)
         move_barge(b, s, p, 1)
     elif a < A_SEAL_WALL:
@@ -1300,7 +1377,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         place_seal(b, s, p, a - A_SEAL, seal_cost(s))
     elif a < A_MERCHANT:
         use_card_play(s)
-        pl.hand &= ~bit(CARD_CITY_WALL)
+        leave_hand(pl, CARD_CITY_WALL)
         s.discard |= bit(CARD_CITY_WALL)
         use_seal_action(s)
         place_seal(b, s, p, a - A_SEAL_WALL, seal_cost(s))
@@ -1319,15 +1396,15 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
     elif a < A_PLAY_LOWER:  # R-CARD-PLAY-1
         c = a - A_PLAY_UPPER
         use_card_play(s)
-        pl.hand &= ~bit(c)
+        leave_hand(pl, c)
         s.discard |= bit(c)
         play_upper(b, s, p, c)
     elif a < A_PICK_COLOUR:
         c = a - A_PLAY_LOWER
         use_card_play(s)
-        pl.hand &= ~bit(c)
+        leave_hand(pl, c)
         pl.front |= bit(c)
-    elif a < A_PICK_DOCK:  # T11 in the draw phase
+    elif a >= A_PICK_COLOUR and a < A_PICK_DOCK:  # T11 in the draw phase
         draw_time_check(s)
         if bag_total(s) == 0:
             refill_empty_bag(s)
@@ -1387,48 +1464,73 @@ cdef void sort8(int8_t* a, int n) noexcept nogil:
             j -= 1
         a[j + 1] = x
 
+cdef uint64_t hidden_cards(const GameState* s, int observer) noexcept nogil:
+    """The cards whose place `observer` does not know: the draw pile, the opponents'
+    hand cards drawn face down, the cards an opponent is looking at (R-INFO-3)."""
+    cdef uint64_t bits = s.pile
+    cdef int p, i
+    for p in range(s.num_players):
+        if p != observer:
+            bits |= s.players[p].hand & ~s.players[p].known
+    if s.turn_player != observer:
+        for i in range(s.n_looked_cards):
+            bits |= bit(s.looked_cards[i])
+    return bits
+
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
     """Redeal what `observer` cannot see, uniformly among the states it cannot
-    tell apart: opponents' hands and the draw pile (R-INFO-3), and the coat
-    stack except the coats the observer put under (R-COAT-4). The bag, the
+    tell apart (R-INFO-3): each hidden card only among the places a card of its
+    reshuffle group can be (the pile holds the last group; a hand keeps the
+    group counts of its hidden cards); cards taken face up stay where they are;
+    the coat stack except the coats the observer knows (R-COAT-4). The bag, the
     tower stack and the unused Descendants are sets whose draws are chance
     events, so they need no redeal."""
     cdef int8_t pool[NUM_CARDS]
-    cdef int n = 0, p, k, i, take
-    cdef uint64_t bits
+    cdef int n, p, k, i, take, g
+    cdef uint64_t rest = hidden_cards(s, observer), group, bits, hid
     cdef bint looked_hidden = s.turn_player != observer and s.n_looked_cards > 0
-    # cards
-    bits = s.pile
-    for p in range(s.num_players):
-        if p != observer:
-            bits |= s.players[p].hand
-    if looked_hidden:
-        for i in range(s.n_looked_cards):
-            bits |= bit(s.looked_cards[i])
-    while bits:
-        pool[n] = ctz64(bits)
-        n += 1
-        bits &= bits - 1
-    shuffle8(pool, n, r)
-    k = 0
-    for p in range(s.num_players):
-        if p == observer:
-            continue
-        take = popcount64(s.players[p].hand)
-        s.players[p].hand = 0
-        for i in range(take):
-            s.players[p].hand |= bit(pool[k])
-            k += 1
-    if looked_hidden:
-        for i in range(s.n_looked_cards):
-            s.looked_cards[i] = pool[k]
-            k += 1
-    s.pile = 0
-    while k < n:
-        s.pile |= bit(pool[k])
-        k += 1
-    # coats: the unknown top, others' coats under the stack, coats an opponent
-    # is looking at
+    # cards, one reshuffle group at a time
+    while rest:
+        g = s.card_group[ctz64(rest)]
+        group = rest
+        if s.reshuffles > 0:  # more than one group may be hidden
+            group = 0
+            bits = rest
+            while bits:
+                i = ctz64(bits)
+                if s.card_group[i] == g:
+                    group |= bit(i)
+                bits &= bits - 1
+        rest &= ~group
+        n = 0
+        bits = group
+        while bits:
+            pool[n] = ctz64(bits)
+            n += 1
+            bits &= bits - 1
+        shuffle8(pool, n, r)
+        k = 0
+        for p in range(s.num_players):
+            if p == observer:
+                continue
+            hid = s.players[p].hand & ~s.players[p].known & group
+            take = popcount64(hid)
+            s.players[p].hand &= ~hid
+            for i in range(take):
+                s.players[p].hand |= bit(pool[k])
+                k += 1
+        if looked_hidden:
+            for i in range(s.n_looked_cards):
+                if group & bit(s.looked_cards[i]):
+                    s.looked_cards[i] = pool[k]
+                    k += 1
+        if s.pile & group:
+            s.pile &= ~group
+            while k < n:
+                s.pile |= bit(pool[k])
+                k += 1
+    # coats: the unknown top, coats under the stack and coats being looked at
+    # that the observer does not know
     n = 0
     bits = s.coat_unknown
     while bits:
@@ -1436,23 +1538,22 @@ cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil:
         n += 1
         bits &= bits - 1
     for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
+        if not (s.coat_tail_known[i] >> observer) & 1:
             pool[n] = s.coat_tail[i]
             n += 1
-    looked_hidden = s.turn_player != observer and s.n_looked_coats > 0
-    if looked_hidden:
-        for i in range(s.n_looked_coats):
+    for i in range(s.n_looked_coats):
+        if not (s.looked_coat_known[i] >> observer) & 1:
             pool[n] = s.looked_coats[i]
             n += 1
     sort8(pool, n)  # the pool's order must not tell where the hidden coats were
     shuffle8(pool, n, r)
     k = 0
     for i in range(s.coat_tail_len):
-        if s.coat_tail_by[i] != observer:
+        if not (s.coat_tail_known[i] >> observer) & 1:
             s.coat_tail[i] = pool[k]
             k += 1
-    if looked_hidden:
-        for i in range(s.n_looked_coats):
+    for i in range(s.n_looked_coats):
+        if not (s.looked_coat_known[i] >> observer) & 1:
             s.looked_coats[i] = pool[k]
             k += 1
     s.coat_unknown = 0

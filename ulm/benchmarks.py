@@ -25,7 +25,7 @@ def midgame_state(players: int = 4, seed: int = 1, decisions: int = 90):
     """A reproducible mid-game position: seeded random play from a fresh game."""
     import random
     state = Game(players=players).new_game(seed)
-    rng = random.Random(seed)
+    rng = random.Random(core.derive_seed(seed, 0))
     for _ in range(decisions):
         if state.is_terminal():
             break

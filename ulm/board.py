@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 from ulm.jsonfile import read_json
-from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT, QUARTERS,
-                           RIVER_BONUSES, RIVER_LENGTH)
+from ulm._fastcore import (BOARD_FIELDS, CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT,
+                           QUARTERS, RIVER_BONUSES, RIVER_LENGTH)
 
 DEFAULT_BOARD = "board.json"
 FORMAT = "ulm-board/1"
@@ -199,6 +199,91 @@ def parse_board(data: dict, source: str = "board") -> dict:
         "outer_coat": outer_coat, "coat_outer": coat_outer,
         "cathedral_colours": cathedral, "trade_cost": trade_cost,
     }
+
+
+def _pick(names, value, where):
+    """names[value] for an index the table gives (no negative indices)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(names):
+        raise BoardError(f"{where}: must be an index 0..{len(names) - 1}, got {value!r}")
+    return names[value]
+
+
+def _table_to_data(table: dict, source: str) -> dict:
+    """A parsed table back in the board file's form (the inverse of parse_board)."""
+    def arr(key, n):
+        value = table[key]
+        if not isinstance(value, (list, tuple)) or len(value) != n:
+            raise BoardError(f"{source}.{key}: expected a list of {n}, got {value!r}")
+        return list(value)
+
+    values = arr("river_value", RIVER_LENGTH)
+    bonus = {}
+    for i, b in enumerate(arr("river_bonus", RIVER_LENGTH)):
+        if b != 0:
+            bonus[str(i)] = _pick(RIVER_BONUSES, b, f"{source}.river_bonus[{i}]")
+    north, south = arr("north_of", RIVER_LENGTH), arr("south_of", RIVER_LENGTH)
+    capacity = arr("capacity", len(QUARTERS))
+    quarters = {}
+    for q, name in enumerate(QUARTERS):
+        for side, beside in (("north", north), ("south", south)):
+            span = [i for i, v in enumerate(beside) if v == q]
+            if span:
+                quarters[name] = {"side": side, "river": [span[0], span[-1]],
+                                  "seal spaces": capacity[q]}
+                break
+    for side, beside in (("north", north), ("south", south)):
+        for i, v in enumerate(beside):
+            _pick(QUARTERS, v, f"{source}.{side}_of[{i}]")
+    coats = []
+    coat_quarter, coat_vp = arr("coat_quarter", len(COATS)), arr("coat_vp", len(COATS))
+    later = arr("coat_later_vp", len(COATS))
+    for c, name in enumerate(COATS):
+        if coat_quarter[c] == -1:
+            coats.append({"name": name, "rim": "silver", "vp": coat_vp[c]})
+        else:
+            coats.append({"name": name, "rim": "gold", "vp": coat_vp[c], "later vp": later[c],
+                          "quarter": _pick(QUARTERS, coat_quarter[c],
+                                           f"{source}.coat_quarter[{c}]")})
+    outer = [_pick(COATS, c, f"{source}.outer_coat[{i}]")
+             for i, c in enumerate(arr("outer_coat", 12))]
+    cathedral = {}
+    for i, pair in enumerate(arr("cathedral_colours", len(CATHEDRAL_CARDS))):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise BoardError(f"{source}.cathedral_colours[{i}]: must be 2 colours, got {pair!r}")
+        cathedral[CATHEDRAL_CARDS[i]] = [_pick(COLOURS, c, f"{source}.cathedral_colours[{i}]")
+                                         for c in pair]
+    costs = [_pick(COLOURS, c, f"{source}.trade_cost[{i}]")
+             for i, c in enumerate(arr("trade_cost", 5))]
+    return {"format": FORMAT, "river": {"values": values, "bonus": bonus},
+            "quarters": quarters, "coats": coats, "outer spaces": outer,
+            "cathedral cards": cathedral, "trade card costs": costs}
+
+
+def check_table(table, source: str = "board") -> dict:
+    """A board given as a dict, validated as a board file is: either the data of
+    a board file (it has "river", "quarters", ...) or a table parse_board
+    produced (it has the core's arrays: river_value, north_of, ...), which is
+    turned back into a board file's form, parsed, and must come out the same."""
+    if not isinstance(table, dict):
+        raise BoardError(f"{source}: must be a board table (a dict), got {type(table).__name__}")
+    if "river" in table or "format" in table:
+        return parse_board(table, source)
+    for key in table:
+        if key not in BOARD_FIELDS:
+            raise BoardError(f"{source}.{key}: unknown field of a board table{_closest(key, BOARD_FIELDS)}")
+    for key in BOARD_FIELDS:
+        if key not in table:
+            raise BoardError(f"{source}.{key}: missing")
+    parsed = parse_board(_table_to_data(table, source), source)
+    for key in BOARD_FIELDS:
+        if _as_lists(table[key]) != parsed[key]:
+            raise BoardError(f"{source}.{key}: does not agree with the rest of the table "
+                             f"(expected {parsed[key]}, got {table[key]!r})")
+    return parsed
+
+
+def _as_lists(value):
+    return [_as_lists(v) for v in value] if isinstance(value, (list, tuple)) else value
 
 
 def load_board(path: str | Path | None = None) -> dict:

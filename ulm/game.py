@@ -12,8 +12,9 @@ VARIANTS = ("basic", "advanced")
 class Game(CoreGame):
     """A game of Ulm for 2-4 players, basic or advanced (tower tiles).
 
-    `board` is a path to a board table (JSON) or an already parsed table;
-    None uses the shipped default (RULES section 2).
+    `board` is a path to a board table (JSON), a board file's data as a dict,
+    or a table parse_board produced; None uses the shipped default (RULES
+    section 2). A dict is validated as a board file is (BoardError).
     """
 
     def __init__(self, players: int = 4, variant: str = "basic",
@@ -22,6 +23,7 @@ class Game(CoreGame):
             raise ValueError(f"players: must be 2, 3 or 4, got {players!r}")
         if variant not in VARIANTS:
             raise ValueError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+        # a dict is checked like a board file (CoreGame does it for every table)
         table = board if isinstance(board, dict) else load_board(board)
         super().__init__(players, variant == "advanced", table)
         self.variant = variant

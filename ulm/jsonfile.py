@@ -1,28 +1,112 @@
 """JSON files of the project (boards, positions, records, tournaments): read with
-errors that name the file, written whole or not at all, laid out for people."""
+errors that name the file, written whole or not at all, laid out for people.
+
+Reading refuses what json.loads would take silently or choke on: files over
+MAX_BYTES (a device such as /dev/zero is not read until memory runs out),
+nesting deeper than MAX_DEPTH, and a key given twice in one object (JSON
+would keep the last one without a word).
+
+Writing (`write_atomically`) goes through a temporary file in the same folder
+that is flushed to disk and renamed over the target, so a reader sees the old
+file or the new one, never half of it. The new file gets the usual permissions
+(0666 less the umask) or, when it replaces a file, that file's permissions. A
+target that is not a regular file (a device such as /dev/null or /dev/stdout,
+a named pipe) is written directly and never replaced; a symbolic link keeps
+pointing where it did and the file it points to is replaced.
+"""
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+MAX_BYTES = 16 * 2 ** 20   # the largest file read: positions and records are a few kB
+MAX_DEPTH = 64             # our formats nest 4 levels deep
+
+
+class _Duplicate(dict):
+    """An object in which a key was given twice (marked while parsing)."""
+    duplicate: str = ""
+
+
+def _object(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            obj = _Duplicate(pairs)
+            obj.duplicate = key
+            return obj
+        obj[key] = value
+    return obj
+
+
+def _step(path: str, key) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _check_tree(value) -> None:
+    """Raise ValueError naming the path of a duplicate key or of too deep nesting."""
+    todo = [(value, "", 1)]  # the document itself is level 1
+    while todo:
+        node, path, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"{path or 'document'}: nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, _Duplicate):
+            raise ValueError(f"{_step(path, node.duplicate)}: the key is given twice in one "
+                             "object")
+        if isinstance(node, dict):
+            items = list(node.items())
+        elif isinstance(node, list):
+            items = list(enumerate(node))
+        else:
+            continue
+        for key, child in reversed(items):
+            if isinstance(child, (dict, list)):
+                todo.append((child, _step(path, key), depth + 1))
+
+
+def loads(text: str, source: str, error: type[Exception]):
+    """Parse JSON text; any problem raises `error` naming `source` and where in it."""
+    try:
+        data = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        raise error(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                    f"{exc.msg})") from None
+    except RecursionError:
+        raise error(f"{source}: nested more than {MAX_DEPTH} levels deep") from None
+    try:
+        _check_tree(data)
+    except ValueError as exc:
+        raise error(f"{source}: {exc}") from None
+    return data
+
+
+def read_text(path: str | Path, error: type[Exception]) -> str:
+    """The text of a UTF-8 file of at most MAX_BYTES; problems raise `error`."""
+    source = str(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise error(f"{source}: cannot read the file ({exc.strerror})") from None
+    if len(raw) > MAX_BYTES:
+        raise error(f"{source}: larger than {MAX_BYTES // 2 ** 20} MiB; not a file of this "
+                    "project")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
+                    f"at position {exc.start})") from None
 
 
 def read_json(path: str | Path, error: type[Exception]):
     """Parse a JSON file; any problem raises `error` with the file and the reason."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(f"{source}: cannot read the file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise error(f"{source}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} "
-                    f"at position {exc.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                    f"{exc.msg})") from None
+    return loads(read_text(path, error), str(path), error)
 
 
 def _compact(value, indent: str = "") -> str:
@@ -53,20 +137,90 @@ def dumps(data: dict) -> str:
     return _compact(data) + "\n"
 
 
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file renamed into place."""
-    path = Path(path)
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_folder(folder: str) -> None:
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot sync a folder; the file itself is synced
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: str | Path, data: str | bytes) -> None:
+    """Write a whole file or nothing (see the module's doc for the details).
+
+    Errors are OSError naming `path`, never the temporary file."""
+    if str(path) == "":
+        raise OSError(errno.ENOENT, "no file name given", "''")
+    blob = data.encode("utf-8") if isinstance(data, str) else data
+    target = os.path.realpath(path)  # a symbolic link stays; the file it names is replaced
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OSError(errno.EISDIR, "is a folder", str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # a device or a pipe: write into it, never replace it by a regular file
+        try:
+            with open(target, "wb") as f:
+                f.write(blob)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        return
+    folder = os.path.dirname(target)
+    mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", dir=folder)
     except OSError as exc:  # name the file the user asked for, not the temporary one
         raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), mode)  # mkstemp makes 0600
+            f.write(blob)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
+    _fsync_folder(folder)
 
 
+def check_writable(path: str | Path) -> None:
+    """Raise OSError naming `path` if write_atomically(path, ...) would fail for a
+    reason known now (no folder, no permission, a folder in the way): checked
+    before long work whose result would otherwise be lost."""
+    if str(path) == "":
+        raise OSError(errno.ENOENT, "no file name given", "''")
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise OSError(errno.EISDIR, "is a folder", str(path))
+    if os.path.exists(target) and not os.path.isfile(target):
+        if not os.access(target, os.W_OK):
+            raise OSError(errno.EACCES, "permission denied", str(path))
+        return
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise OSError(errno.ENOENT, f"the folder {folder} does not exist", str(path))
+    try:  # a real attempt: os.access is not reliable for root or read-only mounts
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", dir=folder)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot write in {folder} ({exc.strerror})", str(path)) from None
+    os.close(fd)
+    os.unlink(tmp)

@@ -39,6 +39,8 @@ def render_position(pos: dict, table: dict | None = None) -> str:
                      f"free card play {'unused' if turn.get('free card play') else 'used'}"
                      + (f"; extra river steps {turn['extra river steps']}"
                         if turn.get("extra river steps") else ""))
+    if any(turn.get("extra actions", {}).values()):
+        lines.append(f"Extra actions (any phase): {_counts(turn['extra actions'])}")
     if pos.get("pending"):
         lines.append("Pending: " + ", ".join(t["task"] for t in reversed(pos["pending"])))
     lines.append("")
@@ -59,6 +61,14 @@ def render_position(pos: dict, table: dict | None = None) -> str:
     shuffled = stack["shuffled"] if isinstance(stack["shuffled"], int) else len(stack["shuffled"])
     lines.append(f"Coat stack: {shuffled + len(stack['under'])} "
                  f"({len(stack['under'])} put under)")
+    for entry in stack["under"]:
+        if "coat" in entry:
+            known = entry.get("known to", [entry["by"]])
+            lines.append(f"   under: {entry['coat']} (put by {entry['by']}, known to "
+                         f"{', '.join(known)})")
+    if pos.get("reshuffles"):
+        lines.append(f"Reshuffles: {len(pos['reshuffles'])}; the draw pile holds only cards the "
+                     f"last one put there: {', '.join(pos['reshuffles'][-1])}")
     lines.append(f"Descendants on the board: {', '.join(pos['descendants on board']) or 'none'}")
     lines.append("")
     # the river: index, value, barges
@@ -82,6 +92,8 @@ def render_position(pos: dict, table: dict | None = None) -> str:
     lines.append("")
     for p in pos["players"]:
         hand = (", ".join(p["hand"]) or "empty") if "hand" in p else f"{p['hand size']} cards"
+        if p.get("known cards"):
+            hand += f" (known to all: {', '.join(p['known cards'])})"
         lines.append(f"{p['name']}: {p['score']} VP, {p['coins']} coins, {p['sparrows']} sparrows, "
                      f"barge on {p['barge']}")
         lines.append(f"   supply: {_counts(p['supply'])}; hand: {hand}")

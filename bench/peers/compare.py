@@ -50,6 +50,7 @@ except ImportError:  # pragma: no cover - depends on the environment
              "(or pip install -e '.[peers]')")
 
 import ulm_openspiel  # noqa: E402  (registers python_ulm)
+from ulm import derive_seed  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402
 
 try:
@@ -118,7 +119,7 @@ def _position_seeds(count):
 
 
 def openspiel_bot(game, seconds, c, seed):
-    rng = np.random.RandomState(seed)
+    rng = np.random.RandomState(seed >> 32)  # it takes 32-bit seeds
     return TimedISMCTSBot(game, os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
                           c, seconds, rng)
 
@@ -196,7 +197,7 @@ def play_game(game, seconds, c, chance_seed, ours_seat, bot_seed, rollout=DEFAUL
     """One 2-player game, ours in seat `ours_seat`; returns (returns, scores, stats)."""
     ours = make_bot(f"ismcts:time={seconds},c={c},rollout={rollout},seed={bot_seed}")
     theirs = openspiel_bot(game, seconds, c, bot_seed)
-    rng = random.Random(chance_seed)
+    rng = random.Random(derive_seed(chance_seed, 0))
     state = game.new_initial_state()
     st = {"ours_decisions": 0, "ours_iterations": 0, "ours_seconds": 0.0,
           "openspiel_decisions": 0, "openspiel_iterations": 0, "openspiel_seconds": 0.0,
@@ -237,9 +238,9 @@ def tournament(games: int, seconds: float, c: float, seed: int,
     t0 = time.perf_counter()
     for i in range(games):
         ours_seat = i % 2
-        chance_seed = seed * 100_000 + i // 2
+        chance_seed = derive_seed(seed, i // 2)     # both seatings of a deal share it
         returns, scores, st = play_game(game, seconds, c, chance_seed, ours_seat,
-                                        bot_seed=seed * 100_000 + i, rollout=rollout)
+                                        bot_seed=derive_seed(seed, i, 1), rollout=rollout)
         for k in totals:
             totals[k] += st[k]
         share = returns[ours_seat]
