@@ -172,7 +172,7 @@ PRESETS = {
     "default": {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": True},
+                "reuse": False},
 }
 
 
