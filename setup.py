@@ -1,6 +1,16 @@
 """Build of the compiled cores. Compiler directives live here, in one place.
 
-ULM_DEBUG=1 turns bounds checks and C assertions back on for debugging.
+ULM_DEBUG=1 builds for debugging: Cython's bounds checks back on, and the C
+code compiled with AddressSanitizer and UndefinedBehaviorSanitizer (UBSan's
+`bounds` check covers the fixed-size arrays of the C structs, which no Cython
+directive does). Python itself is not sanitized, so load the runtime first:
+
+    ULM_DEBUG=1 python setup.py build_ext --inplace
+    LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 python -m pytest tests/test_rules_*.py
+
+.ci/run does this in a copy of the tree, after the normal test run.
+ULM_PORTABLE=1 builds without CPU-specific instructions (see popcount_flags).
 """
 import os
 
@@ -17,15 +27,44 @@ DIRECTIVES = {
     "embedsignature": True,
     "binding": True,
 }
-COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+
+def popcount_flags():
+    """-mpopcnt where the build machine's CPU has the instruction.
+
+    The core counts bits (legal-decision sets, hands, coats) in its hottest
+    loops; without the flag x86-64 compilers call a library routine for
+    __builtin_popcountll. Every x86-64 CPU since 2008 has POPCNT, but a binary
+    built with it would crash (illegal instruction) on one without, so the flag
+    is used only when this machine reports it (pip builds the core where it
+    runs) and never when ULM_PORTABLE=1, the setting for wheels to share.
+    Other architectures (aarch64) have their own bit count and need no flag."""
+    import platform
+    if os.environ.get("ULM_PORTABLE") == "1":
+        return []
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            flags = next((line.split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return []
+    return ["-mpopcnt"] if "popcnt" in flags else []
+
+
+SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
+COMPILE_ARGS = ((["-O1", "-g", "-fno-omit-frame-pointer"] + SANITIZERS) if DEBUG
+                else ["-O3"] + popcount_flags())
+LINK_ARGS = SANITIZERS if DEBUG else []
 
 extensions = [
-    Extension("ulm._fastcore", ["ulm/_fastcore.pyx"], extra_compile_args=COMPILE_ARGS),
+    Extension("ulm._fastcore", ["ulm/_fastcore.pyx"], extra_compile_args=COMPILE_ARGS,
+              extra_link_args=LINK_ARGS),
 ]
 if os.path.exists("mcts/_search.pyx"):
     extensions.append(
         Extension("mcts._search", ["mcts/_search.pyx"], include_dirs=["."],
-                  extra_compile_args=COMPILE_ARGS))
+                  extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS))
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES,
                             include_path=["."]))

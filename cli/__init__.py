@@ -56,3 +56,17 @@ def fail_on_input_errors(fn):
         except OSError as exc:
             raise InputError(f"{exc.filename}: {exc.strerror}") from None
     return wrapper
+
+
+# --scheduler of the commands that play tournaments (tournament, tune)
+SCHEDULER_HELP = ("Play the games as tasks on a Dask cluster: tcp://HOST:8786 (a running "
+                  "`dask scheduler`) or local:N (start N local worker processes); same games "
+                  "and results as without. Needs pip install 'ulm-engine[cluster]'.")
+
+
+def check_workers_or_scheduler(scheduler) -> None:
+    """--workers counts local processes: with --scheduler it would be ignored."""
+    ctx = click.get_current_context()
+    if scheduler and ctx.get_parameter_source("workers") == click.core.ParameterSource.COMMANDLINE:
+        raise InputError("--workers: counts local worker processes and cannot go with "
+                         "--scheduler (the cluster's workers play; local:N starts N of them)")

@@ -87,18 +87,31 @@ def new_cmd(players, variant, seed, viewer, board, output):
 @main.command("show")
 @click.argument("position", type=click.Path(dir_okay=False))
 @click.option("--as", "viewer", type=SEAT, default=None, help="Show only what this seat knows.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw the board as an SVG picture into this file.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw the board as a PNG picture into this file.")
+@click.option("--highlight", multiple=True, metavar="DECISION",
+              help="Draw this decision on the picture (repeat for a whole turn, in order), "
+                   "e.g. --highlight draw --highlight 'push row 2 from left'.")
 @fail_on_input_errors
-def show_cmd(position, viewer):
-    """Print a position as text: grid, docks, river, quarters, players, scores."""
-    from ulm.positions import read_position, state_to_position
+def show_cmd(position, viewer, svg_out, png_out, highlight):
+    """Print a position as text: grid, docks, river, quarters, players, scores.
+
+    With --svg/--png the board is also drawn as a picture; POSITION may be `-`
+    (standard input).
+    """
+    from cli.picture_opts import read_position_arg, write_pictures
+    from ulm.positions import state_to_position
     from ulm.render import render_breakdown, render_position
-    data, state, seat = read_position(position)
+    data, state, seat = read_position_arg(position)
     if data["kind"] == "view":
         if viewer is not None and viewer != seat:
             raise InputError(f"--as: {position} is the view of {SEATS[seat]}")
         viewer = seat
     elif viewer is not None and viewer >= state.num_players():
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
+    write_pictures(state, viewer, highlight, svg_out, png_out)
     click.echo(render_position(state_to_position(state, viewer), state.game.table))
     if viewer is None:
         click.echo("\nScore breakdown" + (" (final)" if state.is_terminal() else
@@ -163,11 +176,19 @@ def replay_cmd(record, at, viewer, as_json, output):
 
 # the commands of the other modules of cli/
 from cli.bench_cmd import bench  # noqa: E402
+from cli.ladder_cmd import ladder  # noqa: E402
 from cli.play_cmd import play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
+from cli.tune_cmd import tune  # noqa: E402
+from cli.apply_cmd import apply  # noqa: E402
+from cli.annotate_cmd import annotate  # noqa: E402
 
-for _command in (suggest, play, tournament, bench):
+for _command in (suggest, play, tournament, bench, apply, annotate, ladder, tune):
     main.add_command(_command)
+
+from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)
+
+main.add_command(serve)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

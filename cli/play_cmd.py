@@ -6,8 +6,15 @@ import os
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+                 fail_on_input_errors)
 from mcts import MAX_WORKERS
+
+
+def _seats(ctx, param, values):
+    """Seat names or numbers, read as every command reads a seat (cli.main.SEAT)."""
+    from cli.main import SEAT
+    return tuple(SEAT.convert(v, param, ctx) for v in values)
 
 
 def _check_specs(specs: list[str]) -> None:
@@ -20,8 +27,18 @@ def _check_specs(specs: list[str]) -> None:
 
 
 @click.command("play", context_settings=HELP)
-@click.option("--bots", "bots", required=True,
-              help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy.")
+@click.option("--bots", "bots", default=None,
+              help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy. "
+                   "With --human: the bots of the other seats (repeated if fewer; default "
+                   "ismcts:iterations=2000).")
+@click.option("--human", "humans", multiple=True, callback=_seats, metavar="SEAT",
+              help="Play this seat yourself in the terminal (Red, Blue, ... or 0..3; repeat for "
+                   "several people). The game is saved to --record, or else to ulm-game.json "
+                   "(ulm-game-2.json ... if it exists), also when stopped with q or Ctrl-C.")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Number of players with --human (default: the people and the bots given).")
+@click.option("--hint-iterations", type=click.IntRange(1), default=2000, show_default=True,
+              help="Iterations of the searcher when you ask for a hint (?).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the deal.")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
@@ -29,14 +46,26 @@ def _check_specs(specs: list[str]) -> None:
               help="Save the game record here (replay it with `ulm replay`).")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @fail_on_input_errors
-def play(bots, seed, variant, board, record, quiet):
-    """Play one game between bots, with a log of every turn and the final scores."""
+def play(bots, humans, players, hint_iterations, seed, variant, board, record, quiet):
+    """Play one game between bots, with a log of every turn and the final scores.
+
+    With --human SEAT you play that seat against the bots: the legal decisions
+    are listed by number and name; type one, or ? for a hint, u to undo your
+    last decision, b for the board, q to stop.
+    """
     from mcts.tournament import play_game
     from ulm._fastcore import SEATS
-    specs = _split_specs(bots)
-    if not 2 <= len(specs) <= 4:
-        raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
-    _check_specs(specs)
+    if humans:
+        from cli.human_cmd import seat_plan
+        specs = seat_plan(sorted(set(humans)), _split_specs(bots) if bots else [], players)
+        _check_specs([s for s in specs if s != "human"])
+    else:
+        if not bots:
+            raise InputError("--bots: give the bots of every seat (or play yourself with --human)")
+        specs = _split_specs(bots)
+        if not 2 <= len(specs) <= 4:
+            raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
+        _check_specs(specs)
     if record is not None:
         # checked before the game, not after it has been played
         from ulm.jsonfile import check_writable
@@ -44,8 +73,15 @@ def play(bots, seed, variant, board, record, quiet):
             check_writable(record)
         except OSError as exc:
             raise InputError(f"--record: {record + ': ' if record else ''}{exc.strerror}") from None
-    log = None if quiet else click.echo
-    row = play_game(specs, seed, variant, board, log=log, record_path=record)
+    if humans:
+        from cli.human_cmd import play_human
+        game, record = play_human(specs, seed, variant, board, record, hint_iterations)
+        state = game.state
+        row = {"breakdown": [state.score_breakdown(p) for p in range(len(specs))],
+               "returns": state.returns()}
+    else:
+        log = None if quiet else click.echo
+        row = play_game(specs, seed, variant, board, log=log, record_path=record)
     click.echo("")
     click.echo("Final scores:")
     names = [SEATS[i] for i in range(len(specs))]
@@ -85,7 +121,8 @@ def _split_specs(text: str) -> list[str]:
               help="Games in all, rounded up to whole rotations of the seats.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
-              help="Worker processes playing games in parallel.")
+              help="Worker processes playing games in parallel (without --scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
@@ -95,25 +132,35 @@ def _split_specs(text: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def tournament(bots, more_bots, players, games, workers, seed, variant, board, out, as_json, quiet):
+def tournament(bots, more_bots, players, games, workers, scheduler, seed, variant, board, out,
+               as_json, quiet):
     """Play many games between bots (duplicate deals, rotated seats) and report who is stronger.
 
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
-    from mcts.tournament import TournamentConfig, TournamentError, format_table, run_tournament
+    from mcts.cluster import ClusterError, open_executor
+    from mcts.tournament import (TournamentConfig, TournamentError, format_table, run_tournament,
+                                 validate_config)
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
     if out == "":
         raise InputError("--out: no folder name given")
+    check_workers_or_scheduler(scheduler)
     try:
-        summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
-                                 log=lambda text: click.echo(text, err=True))
+        validate_config(cfg)  # before reaching or starting a cluster
+        with open_executor(scheduler) as executor:
+            summary = run_tournament(cfg, out, workers=workers, progress=not (quiet or as_json),
+                                     log=lambda text: click.echo(text, err=True),
+                                     scheduler=executor)
     except TournamentError as exc:
         raise InputError(str(exc)) from None
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(summary, indent=1))
     else:
         click.echo(format_table(summary))
         if out:
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")
+

@@ -39,6 +39,14 @@ def _fail(message):
     raise InputError(message)
 
 
+def _label(action, name):
+    """A decision in players' words (ulm.decisions.decision_label); hidden keys keep
+    the searcher's name."""
+    from ulm import ACTION_NAMES
+    from ulm.decisions import decision_label
+    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else name
+
+
 def _percent(x):
     return f"{100 * x:5.1f}%"
 
@@ -53,20 +61,24 @@ def format_result(result, state, seat, path) -> str:
         lines.append(f"The only legal decision: {result.best_action_name} (no search needed).")
         return "\n".join(lines)
     line = result.principal_line()
+    label = _label
     lines.append("Recommended decisions for the rest of the turn:")
-    width = max([len(s.name) for s in line] + [len("decision")]
-                + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]])
+    width = max([len(label(s.action, s.name)) for s in line] + [len("decision")]
+                + [len(label(a.action, a.name)) for a in result.actions[:TOP_ALTERNATIVES]])
     for i, step in enumerate(line, 1):
-        lines.append(f"  {i}. {step.name:<{width}}  share {_percent(step.share)}  "
-                     f"value {step.value:6.3f}")
+        lines.append(f"  {i}. {label(step.action, step.name):<{width}}  share "
+                     f"{_percent(step.share)}  value {step.value:6.3f}")
     if line and line[-1].chance_after:
-        lines.append("  (a chance event follows: search again once it is known)")
+        lines.append("  (a chance event follows: once it is known, add the decisions and what "
+                     "happened with `ulm apply` and ask again)")
+    lines.append("  share: how often the search chose the decision; value: its mean result "
+                 f"for {SEATS[seat]} (about the chance to win, plus a little for the score margin)")
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'value':>6}  "
                  f"{'win':>6}")
     for a in result.actions[:TOP_ALTERNATIVES]:
-        lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
+        lines.append(f"  {label(a.action, a.name):<{width}}  {a.visits:>8}  {_percent(a.share)}  "
                      f"{a.value:6.3f}  {_percent(a.win_probability[seat])}")
     if len(result.actions) > TOP_ALTERNATIVES:
         lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
@@ -86,7 +98,7 @@ def format_result(result, state, seat, path) -> str:
 
 
 @click.command("suggest", context_settings=HELP)
-@click.argument("position", type=click.Path(exists=True, dir_okay=False))
+@click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
 @click.option("--time", "seconds", type=FiniteFloatRange(min=0, min_open=True), default=None,
@@ -102,7 +114,12 @@ def format_result(result, state, seat, path) -> str:
               show_default=True, help="Playout policy below the tree.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, quiet):
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Draw the board with the recommended decisions into this SVG file.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Draw the board with the recommended decisions into this PNG file.")
+def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
+            svg_out, png_out):
     """Suggest the decisions of the player to move in POSITION (ISMCTS).
 
     The search uses only what the player to move can know: hidden cards and
@@ -114,7 +131,11 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
         iterations = DEFAULT_ITERATIONS
     from ulm.positions import PositionError, load_position
     try:
-        state, seat = load_position(position)
+        if position == "-":
+            from cli.picture_opts import read_position_arg
+            _, state, seat = read_position_arg(position)
+        else:
+            state, seat = load_position(position)
     except PositionError as exc:
         _fail(str(exc))
     mover = state.current_player()
@@ -139,9 +160,16 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
     finally:
         if bar is not None:
             bar.close()
+    if svg_out or png_out:
+        from cli.picture_opts import write_pictures
+        from ulm import ACTION_NAMES
+        write_pictures(state, seat, (), svg_out, png_out,   # as the player to move sees it
+                       actions=[step.action for step in result.principal_line()
+                                if 0 <= step.action < len(ACTION_NAMES)])
     if as_json:
         data = {"position": str(position), "seat": seat}
         data.update(result.to_dict())
         click.echo(json.dumps(data, indent=2))
     else:
-        click.echo(format_result(result, state, seat, position))
+        click.echo(format_result(result, state, seat,
+                                 "(standard input)" if position == "-" else position))

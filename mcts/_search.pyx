@@ -415,6 +415,8 @@ cdef void heuristic_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
         if p == TERMINAL_PLAYER:
             return
         n = legal_actions(b, s, buf)
+        if n == 0:      # stuck: only a state set by hand gets here
+            return
         apply_action(b, s, heuristic_action(b, s, buf, n, r))
 
 
@@ -672,6 +674,8 @@ def heuristic_action_for(state, seed=0):
         raise ValueError("heuristic_action_for: the state is not a decision of a player")
     rng_seed(&r, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
     n = legal_actions(&b, &s, buf)
+    if n == 0:
+        raise ValueError("heuristic_action_for: no legal decision in this state")
     return heuristic_action(&b, &s, buf, n, &r)
 
 

@@ -335,6 +335,9 @@ def _worker_main(conn, state, options, iterations, deadline, counter, index, par
         conn.send(("error", traceback.format_exc()))
     finally:
         conn.close()
+        # a forked child ends here, skipping exit handlers and stdio flushes: a
+        # lock another thread of the parent held at the fork would block them
+        os._exit(0)
 
 
 def _check_budget(iterations, time):
@@ -465,6 +468,9 @@ def _forced(state, action, seed, c, rollout, start) -> SearchResult:
                         rollout=rollout, forced=True)
 
 
+WORKER_EXIT_SECONDS = 2.0
+
+
 def _run_workers(state, options, iterations, time, seed, workers, progress, start):
     Searcher(state, seed=0, **options)        # validate the root here, not in the children
     ctx = multiprocessing.get_context("fork")
@@ -511,7 +517,10 @@ def _run_workers(state, options, iterations, time, seed, workers, progress, star
                 continue
             if proc.is_alive() and len(results) < workers:
                 proc.terminate()
-            proc.join()
+            proc.join(timeout=WORKER_EXIT_SECONDS)
+            if proc.is_alive():     # its result is in (or the search is over): never wait on it
+                proc.kill()
+                proc.join()
         for conn in conns:
             conn.close()
     return [results[i] for i in range(workers)]

@@ -7,9 +7,9 @@ field of three greedy bots). Each deal is played N times with that line-up
 rotated one seat at a time, so every bot sits in every seat on the same deal
 and luck of the deal and of the seat cancels out.
 
-Games run in worker processes; each finished game is appended to
-`games.jsonl` in the output folder at once, so an interrupted tournament
-keeps its games and resumes where it stopped.
+Games run in worker processes, or as tasks on a Dask cluster (mcts.cluster);
+each finished game is appended to `games.jsonl` in the output folder at once,
+so an interrupted tournament keeps its games and resumes where it stopped.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import math
 import multiprocessing as mp
 import os
 import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,15 +285,21 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, workers: int = 1,
-                   progress: bool = True, log=None) -> dict:
+                   progress: bool = True, log=None, scheduler=None) -> dict:
     """Play the games not yet in `out_dir` and return the summary.
 
     A folder of the same tournament (same settings except --games) is resumed
     or extended: games already in games.jsonl are kept and not played again.
-    `log(text)`, if given, hears that a run resumes."""
+    `log(text)`, if given, hears that a run resumes.
+
+    Games are played by `play_games` (see there): `scheduler`, if given, is an
+    executor whose ``map(fn, games)`` yields fn(game) for every game in any
+    order (mcts.cluster.DaskExecutor for a Dask cluster; its `describe()` and
+    `status()` feed the progress display); by default a local pool of
+    `workers` processes."""
     validate_config(cfg)
     if out_dir is None:
-        return _play(cfg, None, [], workers, progress)
+        return _play(cfg, None, [], workers, progress, scheduler)
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -317,7 +324,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         done = [r for r in rows if r["game"] in scheduled]
         if done and log is not None:
             log(f"resuming: {len(done)} of {len(scheduled)} games already played (in {out})")
-        summary = _play(cfg, games_file, done, workers, progress)
+        summary = _play(cfg, games_file, done, workers, progress, scheduler)
         write_results(out, cfg, done, summary)  # _play added the new games to done
         return summary
     finally:
@@ -325,29 +332,36 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
 
 
 def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
-          progress: bool) -> dict:
+          progress: bool, scheduler=None) -> dict:
     """Play the scheduled games not in `rows`, appending each to `rows` (and to
     `games_file` at once); returns the summary."""
     done = {r["game"] for r in rows}
-    todo = [(g, s, r, seats, cfg.variant, cfg.board) for g, s, r, seats in cfg.schedule()
+    board = cfg.board
+    if scheduler is not None and board is not None:
+        from ulm.board import load_board
+        board = load_board(board)  # workers on other machines have no copy of the file
+    todo = [(g, s, r, seats, cfg.variant, board) for g, s, r, seats in cfg.schedule()
             if g not in done]
     bar = None
     if progress and todo:
         import tqdm as tqdm_module
         from tqdm import tqdm
         tqdm_module.tqdm.monitor_interval = 0  # no monitor thread before the workers fork
+        if scheduler is None:
+            n = min(workers, len(todo))
+            where = f"playing on {n} local worker process{'es' if n > 1 else ''}"
+        else:
+            where = scheduler.describe() if hasattr(scheduler, "describe") else \
+                f"playing on {type(scheduler).__name__}"
+        print(where, file=sys.stderr)
         bar = tqdm(total=len(cfg.schedule()), initial=len(done), unit="game",
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None
     try:
-        if workers > 1 and len(todo) > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
-                for row in pool.imap_unordered(_run_one, todo):
-                    _keep(row, rows, sink, bar)
-        else:
-            for args in todo:
-                _keep(_run_one(args), rows, sink, bar)
+        for row in play_games(todo, workers, scheduler):
+            _keep(row, rows, sink, bar, done)
+            if bar and hasattr(scheduler, "status"):
+                bar.set_postfix_str(scheduler.status(), refresh=False)
     finally:
         if sink:
             sink.close()
@@ -357,7 +371,28 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
     return summarize(cfg, rows)
 
 
-def _keep(row, rows, sink, bar):
+def play_games(todo: list, workers: int = 1, scheduler=None):
+    """Yield the result row of every game in `todo` (tuples as `_run_one` takes).
+
+    The one place where games are dispatched: `scheduler.map(_run_one, todo)`
+    when a scheduler is given (any concurrent.futures-style executor, or a
+    Dask cluster: mcts.cluster.DaskExecutor), else a local fork pool of
+    `workers` processes, else this process."""
+    if scheduler is not None:
+        yield from scheduler.map(_run_one, todo)
+    elif workers > 1 and len(todo) > 1:
+        ctx = mp.get_context("fork")
+        with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
+            yield from pool.imap_unordered(_run_one, todo)
+    else:
+        for args in todo:
+            yield _run_one(args)
+
+
+def _keep(row, rows, sink, bar, done):
+    if row["game"] in done:  # a game run twice (a worker lost after finishing it): keep one
+        return
+    done.add(row["game"])
     rows.append(row)
     if sink:
         sink.write(json.dumps(row) + "\n")

@@ -164,6 +164,18 @@ def to_actions(state: ulm.State, draw: str = "gray", push: str = "row 1 from lef
 TILES_TOTAL = 50
 
 
+def tiles_by_colour(state: ulm.State) -> list[int]:
+    """Tiles of each colour, counted in every place a tile can be."""
+    r = state.raw()
+    counts = [0] * len(COLOURS)
+    for x in r["grid"] + r["outer"] + r["drawn"]:
+        if x >= 0:
+            counts[x] += 1
+    for c in range(len(COLOURS)):
+        counts[c] += r["docks"][c] + r["bag"][c] + sum(p["supply"][c] for p in r["players"])
+    return counts
+
+
 def tile_count(state: ulm.State) -> int:
     """All action tiles in the game: grid, outer spaces, docks, bag, supplies, in hand."""
     r = state.raw()
@@ -173,9 +185,25 @@ def tile_count(state: ulm.State) -> int:
     return n
 
 
+def check_colours(state: ulm.State) -> None:
+    """In a game played from the set-up (not in a state built by hand): 10 tiles
+    of each colour, one more of each per refill of the empty bag (R-COMP-1,
+    R-DRAW-8); a tile that changed colour on its way breaks this."""
+    most = 10 + state.raw()["tiles_added"] // 5
+    assert tiles_by_colour(state) == [most] * len(COLOURS), "tiles of each colour conserved"
+
+
 def check_invariants(state: ulm.State) -> None:
     """Conservation laws that hold at every step after set-up."""
     r = state.raw()
+    # a count taken from a place that does not hold the tile wraps round in the
+    # core's uint8 counts (0 - 1 = 255): no place can hold more of a colour than
+    # the game has (10, and one more per refill of the empty bag, R-DRAW-8)
+    most = 10 + r["tiles_added"] // 5
+    places = [("bag", r["bag"]), ("docks", r["docks"]), ("avail", r["avail"])]
+    places += [(f"players[{i}].supply", p["supply"]) for i, p in enumerate(r["players"])]
+    for name, counts in places:
+        assert max(counts) <= most, f"{name}: {counts} holds more of a colour than the game has"
     assert tile_count(state) == TILES_TOTAL + r["tiles_added"], "tiles conserved (R-COMP-1, R-DRAW-8)"
     seen = r["pile"] | r["discard"]
     total = bin(r["pile"]).count("1") + bin(r["discard"]).count("1")
@@ -190,7 +218,6 @@ def check_invariants(state: ulm.State) -> None:
         marks = sum(1 for m in r["outer_mark"] if m == i)
         assert p["seals_left"] + sum(p["seals_in"]) + marks == 12, "12 seals per player"
         assert p["coins"] >= 0 and p["sparrows"] >= 0, "no negative coins or sparrows"
-        assert min(p["supply"]) >= 0
     assert sum(r["docks"]) <= 5
     coats = bin(r["coat_unknown"]).count("1") + r["coat_tail_len"] + r["n_looked_coats"]
     coats += sum(1 for o in r["coat_owner"] if o >= 0)

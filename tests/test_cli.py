@@ -16,7 +16,8 @@ from cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench"]
+COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench",
+            "apply", "annotate", "ladder", "tune"]
 
 
 def run(*args):
@@ -72,7 +73,11 @@ def test_help_mentions_every_option(name, flag):
     ("tournament", ["--bots", "--players", "--games", "--workers", "--out", "--json",
                     "resumes", "rotated"]),
     ("bench", ["--quick", "--json", "signature"]),
-    ("suggest", ["--iterations", "--time", "--workers", "--seed", "--rollout"]),
+    ("suggest", ["--iterations", "--time", "--workers", "--seed", "--rollout", "--svg", "--png"]),
+    ("show", ["--svg", "--png", "--highlight"]),
+    ("play", ["--human", "--hint-iterations", "--players"]),
+    ("apply", ["standard input", "drew white", "Red drew a card", "-o"]),
+    ("annotate", ["--as", "--iterations", "--time", "--json", "--plot", "--top"]),
 ])
 def test_help_explains_the_main_options(name, words):
     out = " ".join(assert_ok(run(name, "--help")).stdout.split())

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from helpers import check_invariants, fresh
+from helpers import check_colours, check_invariants, fresh
 import ulm
 
 CONFIGS = [(p, v) for p in (2, 3, 4) for v in ("basic", "advanced")]
@@ -25,6 +25,7 @@ NUM_ACTIONS = len(ulm.ACTION_NAMES)
 
 def check_step(s, players):
     check_invariants(s)
+    check_colours(s)
     cp = s.current_player()
     assert cp in range(players) or cp in (ulm.CHANCE, ulm.TERMINAL)
     assert s.is_chance_node() == (cp == ulm.CHANCE)
@@ -155,16 +156,29 @@ def test_win_shares_sum_to_one(players):
 
 @pytest.mark.parametrize("players, variant", CONFIGS)
 def test_random_playouts_end_after_ten_rounds(players, variant):
-    """state.random_playout(seed) (compiled, in place) ends with round == 10, the invariants
-    intact and final scores equal to the breakdown totals."""
+    """state.random_playout(seed) (compiled, in place) ends with round == 10 and the
+    invariants intact; the end-game items the core scored agree with a recomputation
+    from the final position (R-END-2: the river value of the barge's space, 1 VP per
+    sparrow without the Ulm Sparrow), and the winners with one from the scores and
+    the seals (R-END-3)."""
+    sparrow = ulm.CARDS.index("Ulm Sparrow")
     for seed in range(20):
         s = fresh(players, variant, seed + 100)
+        river = s.game.table["river_value"]
         scores = s.random_playout(seed)
         assert s.is_terminal()
-        assert s.raw()["round"] == 10
+        r = s.raw()
+        assert r["round"] == 10
         check_invariants(s)
         assert scores == s.scores()
-        assert scores == [s.score_breakdown(p)["total"] for p in range(players)]
+        for p, pl in enumerate(r["players"]):
+            got = s.score_breakdown(p)
+            assert got["river"] == river[pl["barge"]], (seed, p)
+            if not (pl["front"] | pl["hand"]) >> sparrow & 1:
+                assert got["sparrows"] == pl["sparrows"], (seed, p)
+        key = [(scores[p], sum(1 for n in r["players"][p]["seals_in"] if n > 0))
+               for p in range(players)]
+        assert s.winners() == [p for p in range(players) if key[p] == max(key)], seed
 
 
 def test_clone_is_independent_of_original():
@@ -196,3 +210,24 @@ def test_same_seed_same_game():
         assert one.raw() == two.raw()
         assert one.random_playout(3) == two.random_playout(3)
         assert one.raw() == two.raw()
+
+
+def test_check_invariants_notices_a_tile_of_the_wrong_colour():
+    """The conservation check can fail: one tile changed colour (the total of 50
+    kept) or a count wrapped round below zero are both caught."""
+    s = fresh(2, "basic", 3)
+    check_invariants(s)
+    check_colours(s)
+    r = s.raw()
+    gray, white = ulm.COLOURS.index("gray"), ulm.COLOURS.index("white")
+    assert r["bag"][white] > 0
+    r["bag"][white] -= 1
+    r["players"][0]["supply"][gray] += 1
+    s.set_raw(r)
+    check_invariants(s)                       # 50 tiles still
+    with pytest.raises(AssertionError, match="each colour"):
+        check_colours(s)
+    r["players"][0]["supply"][gray] = 50      # as a count of 0 minus a few would read
+    s.set_raw(r)
+    with pytest.raises(AssertionError, match="more of a colour than the game has"):
+        check_invariants(s)

@@ -521,7 +521,7 @@ def test_show_names_what_everyone_knows_R_INFO_3():
     and the coats its viewer knows under the stack (R-INFO-3a/b, R-COAT-4)."""
     from ulm.render import render_state
     text = render_state(knowledge_state(), 0)
-    assert "hand: 3 cards (known to all: Works of Art I)" in text
+    assert "hand: 3 cards: Works of Art I (known to all) and 2 hidden" in text
     assert "Reshuffles: 1; the draw pile holds only cards the last one put there" in text
     s = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
     assert "under: S-1 (put by Red, known to Red, Blue)" in render_state(s, 1)

@@ -150,7 +150,7 @@ def test_information_state_string_for_cpp_and_python_callers():
     state = game.state_from_core(midgame_state(4, seed=2))
     for p in range(4):
         via_cpp = pyspiel.State.information_state_string(state, p)
-        assert via_cpp == state.information_state_string(p) == state.core.information_state_string(p)
+        assert via_cpp == state.information_state_string(p) == state.core.information_state_key(p).hex()
     assert state.information_state_string() == state.information_state_string(state.current_player())
 
 
@@ -219,7 +219,8 @@ def test_compare_script_smoke(tmp_path):
     out = tmp_path / "r.json"
     proc = subprocess.run(
         [sys.executable, os.path.join(PEERS, "compare.py"), "--positions", "1", "--seconds",
-         "0.02", "--repeats", "1", "--games", "2", "--json", str(out)],
+         "0.02", "--repeats", "1", "--games", "2", "--iterations", "4", "--iteration-games", "2",
+         "--json", str(out)],
         capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "Wilson" in proc.stdout and "iterations per second" in proc.stdout
@@ -230,6 +231,11 @@ def test_compare_script_smoke(tmp_path):
     s = data["tournament"]["summary"]
     assert s["wins"] + s["draws"] + s["losses"] == 2
     assert 0.0 <= s["wilson95"][0] <= s["score"] <= s["wilson95"][1] <= 1.0
+    # (c) at equal iterations: both sides ran exactly 4 simulations per searched decision
+    e = data["tournament_equal_iterations"]["summary"]
+    assert e["iterations_per_decision"] == 4 and e["seconds_per_decision"] is None
+    assert e["ours_iterations_per_decision"] == 4 == e["openspiel_iterations_per_decision"]
+    assert data["numpy"] == np.__version__ and data["open_spiel"]
 
 
 def test_wilson_interval():

@@ -1156,8 +1156,15 @@ def test_show_full_position():
     for row in data["grid"]:
         assert "  ".join(tile[c] for c in row) in out
     for p in data["players"]:
-        assert f"{p['name']}: {p['score']} VP, {p['coins']} coins" in out
+        coins = f"{p['coins']} coin{'' if p['coins'] == 1 else 's'}"   # plurals right
+        assert f"{p['name']}: {p['score']} VP, {coins}" in out
+        value = p['barge'] - 11 if p['barge'] <= 10 else p['barge'] - 10   # default board
+        assert f"barge on {value:+d} (space {p['barge']})" in out
     assert "River: " in out and "Score breakdown" in out
+    for r in (1, 2, 3):                                    # rows numbered as in the decisions
+        assert f"row {r}  " in out
+    assert "column  1   2   3" in out
+    assert " 1 coins" not in out and " 1 sparrows" not in out and " 1 cards" not in out
 
 
 def test_show_view_hides_hands():

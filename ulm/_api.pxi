@@ -277,6 +277,65 @@ cdef class State:
                 pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
         return f"observer {player}: " + repr(sorted(d.items()))
 
+    def information_state_key(self, int player):
+        """What `player` knows now, compactly: the state's bytes with what the
+        player cannot see blanked out as in information_state_string, plus the
+        reshuffle groups of the hidden cards (equal keys iff equal strings;
+        tests/test_information_key.py checks both ways). Built in compiled code:
+        a cheap dictionary key for searchers that key nodes by information state
+        (OpenSpiel's ISMCTS, through bench/peers/ulm_openspiel.py)."""
+        cdef GameState v
+        cdef int p, i, n
+        cdef int8_t c
+        cdef uint8_t k
+        cdef uint64_t hidden
+        if not 0 <= player < self.s.num_players:
+            raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
+        # a whole-struct copy: padding bytes are zero from state_init and copied along
+        memcpy(&v, &self.s, sizeof(GameState))
+        v.pile = popcount64(v.pile)                                 # R-INFO-2
+        v.coat_unknown = popcount64(v.coat_unknown)
+        for i in range(NUM_COATS):                                  # R-COAT-4
+            if i >= v.coat_tail_len:
+                v.coat_tail[i] = -2
+                v.coat_tail_by[i] = -2
+                v.coat_tail_known[i] = 0
+            elif not v.coat_tail_known[i] >> player & 1:
+                v.coat_tail[i] = -1
+        for i in range(2):
+            if i >= v.n_looked_coats:
+                v.looked_coats[i] = -2
+                v.looked_coat_known[i] = 0
+            elif not v.looked_coat_known[i] >> player & 1:
+                v.looked_coats[i] = -1
+        extra = bytearray()
+        n = v.n_looked_cards
+        if v.turn_player != player:                                 # R-INFO-3, 3b
+            extra += bytes(sorted(v.card_group[v.looked_cards[i]] for i in range(n)))
+            for i in range(n):
+                v.looked_cards[i] = -1
+        else:
+            sort8(v.looked_cards, n)
+            if v.n_looked_coats == 2 and v.looked_coats[1] < v.looked_coats[0]:
+                c = v.looked_coats[0]; v.looked_coats[0] = v.looked_coats[1]; v.looked_coats[1] = c
+                k = v.looked_coat_known[0]
+                v.looked_coat_known[0] = v.looked_coat_known[1]
+                v.looked_coat_known[1] = k
+        for i in range(n, 3):
+            v.looked_cards[i] = -2
+        for i in range(v.n_tasks, MAX_TASKS):
+            v.task[i] = 0
+            v.task_arg[i] = 0
+        for p in range(MAX_PLAYERS):
+            if p >= v.num_players:
+                memset(&v.players[p], 0, sizeof(Player))
+            elif p != player:                                       # R-INFO-3a, 3b
+                hidden = v.players[p].hand & ~v.players[p].known
+                groups = sorted(v.card_group[i] for i in range(NUM_CARDS) if hidden >> i & 1)
+                extra += bytes((255, len(groups))) + bytes(groups)
+                v.players[p].hand = 0
+        return bytes((player,)) + (<char*>&v)[:sizeof(GameState)] + bytes(extra)
+
     def resample_from_infostate(self, int player, seed):
         """A full state `player` cannot tell from this one, drawn uniformly (R-INFO-4)."""
         cdef State st = self.clone()
@@ -365,6 +424,26 @@ def bench_playouts(CoreGame game, int games, uint64_t seed):
             state_init(&s, game.num_players, game.advanced)
             random_playout(&game.board, &s, &r)
     return games
+
+
+def sample_legal_counts(State state, int draws, uint64_t seed):
+    """How often the playouts' sampler draws each decision in `draws` draws
+    from `state` ({action: count}); for testing that it is uniform over
+    legal_actions(). Empty at chance nodes and at the end."""
+    cdef Rng r
+    cdef int i, a
+    cdef int counts[NUM_DECISIONS]
+    cdef int16_t buf[MAX_LEGAL]
+    if legal_actions(&state.game.board, &state.s, buf) == 0:
+        return {}
+    memset(counts, 0, sizeof(counts))
+    rng_seed(&r, seed)
+    with nogil:
+        for i in range(draws):
+            a = sample_legal(&state.game.board, &state.s, &r)
+            if 0 <= a < NUM_DECISIONS:
+                counts[a] += 1
+    return {a: counts[a] for a in range(NUM_DECISIONS) if counts[a]}
 
 
 # Struct <-> dict by hand: Cython would turn the int8 arrays into bytes.
@@ -560,6 +639,11 @@ def _checked_raw(dict d, dict current):
             raise ValueError(f"task_arg[{i}]: task {TASKS[t]!r} takes {lo}..{hi}, got {a}")
         if t == TK_GRID_FILL:
             pending_fill.add(a)
+    for task, name, room in ((TK_CARD_LOOK, "looked_cards", 3), (TK_COAT_DRAW, "looked_coats", 2)):
+        coming = sum(1 for i in range(nt) if out["task"][i] == task)
+        if out["n_" + name] + coming > room:
+            raise ValueError(f"n_{name}: {out['n_' + name]} looked at and {coming} more to come "
+                             f"({TASKS[task]!r} pending), more than the {room} there is room for")
     # tiles the core reads as colours
     for i, c in enumerate(out["grid"]):
         if c == NO_TILE and i not in pending_fill:

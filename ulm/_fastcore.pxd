@@ -154,6 +154,7 @@ cdef enum:
     NUM_ACTIONS = 383
     HIDDEN_CARD_KEEP = 383  # an opponent's card keep, as the observer sees it
     MAX_LEGAL = NUM_DECISIONS  # each decision once at most, whatever the state
+    LEGAL_WORDS = 5         # 64-bit words of a legal-decision bit set (>= NUM_DECISIONS bits)
 
     NUM_PAIRS = 15
     MAX_TASKS = 24
@@ -340,6 +341,8 @@ cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil
 cdef void state_init(GameState* s, int num_players, int advanced) noexcept nogil
 cdef int current_player(const GameState* s) noexcept nogil
 cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcept nogil
+cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil
+cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil
 cdef bint is_legal(const Board* b, const GameState* s, int action) noexcept nogil
 cdef void apply_action(const Board* b, GameState* s, int action) noexcept nogil
 cdef int chance_outcomes(const GameState* s, int16_t* out, double* prob) noexcept nogil

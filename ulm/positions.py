@@ -569,7 +569,9 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
     r["outer"] = [NO_TILE if c is None else rd.name(c, COLOURS, f"outer spaces[{k}]", "colour")
                   for k, c in enumerate(outer)]
     r["docks"] = rd.colour_counts(data, "docks", "")
-    r["bag"] = rd.colour_counts(data, "bag", "")
+    # a view may leave the bag out: it is what the rest of the 50 (+ refills) leaves
+    derive_bag = is_view and "bag" not in data
+    r["bag"] = [0] * len(COLOURS) if derive_bag else rd.colour_counts(data, "bag", "")
     r["tiles_added"] = rd.count(data, "tiles added", "", 0, hi=250)
     if r["tiles_added"] % len(COLOURS):
         rd.fail("tiles added", f"the bag is refilled 5 tiles at a time (R-DRAW-8), got {r['tiles_added']}")
@@ -970,6 +972,12 @@ def position_to_state(data, source: str = "position", board=None) -> tuple[core.
             rd.fail("tower", "tower tiles have effects only in the advanced variant")
         r["tower_current"] = r["tower_next"] = -1
 
+    if derive_bag:
+        for c in range(len(COLOURS)):
+            elsewhere = (sum(1 for x in r["grid"] if x == c) + sum(1 for x in r["outer"] if x == c)
+                         + r["docks"][c] + drawn.count(c)
+                         + sum(pl["supply"][c] for pl in r["players"]))
+            r["bag"][c] = max(0, TILES_PER_COLOUR + r["tiles_added"] // len(COLOURS) - elsewhere)
     # tiles: 50 plus the R-DRAW-8 refills
     total = sum(1 for c in r["grid"] if c >= 0) + sum(1 for c in r["outer"] if c >= 0)
     total += sum(r["docks"]) + sum(r["bag"]) + len(drawn)
@@ -1010,6 +1018,20 @@ def read_position(path: str | Path, board=None) -> tuple[dict, core.State, int]:
         state, seat = position_to_state(data, str(path), board)
     except PositionError as exc:
         raise PositionError(f"{path}: {exc}") from None
+    return data, state, seat
+
+
+def read_position_text(text: str, source: str = "<stdin>", board=None
+                       ) -> tuple[dict, core.State, int]:
+    """As read_position, from the text of a position (e.g. standard input)."""
+    from ulm.jsonfile import MAX_BYTES, loads
+    if len(text) > MAX_BYTES:
+        raise PositionError(f"{source}: larger than {MAX_BYTES // 2 ** 20} MiB; not a position")
+    data = loads(text, source, PositionError)
+    try:
+        state, seat = position_to_state(data, source, board)
+    except PositionError as exc:
+        raise PositionError(f"{source}: {exc}") from None
     return data, state, seat
 
 

@@ -22,6 +22,11 @@ def _counts(d: dict) -> str:
     return ", ".join(f"{n} {c}" for c, n in d.items()) or "none"
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 coin', '2 coins', '0 coins'."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 def render_position(pos: dict, table: dict | None = None) -> str:
     """The position as text: grid with outer spaces, docks, river, quarters, players."""
     lines = []
@@ -44,22 +49,25 @@ def render_position(pos: dict, table: dict | None = None) -> str:
     if pos.get("pending"):
         lines.append("Pending: " + ", ".join(t["task"] for t in reversed(pos["pending"])))
     lines.append("")
-    # the grid with its 12 outer spaces (numbered clockwise from the top-left)
+    # the grid with its 12 outer spaces (numbered clockwise from the top-left), its rows
+    # and columns numbered as in the decisions ("push row 2 from left")
     o = [_tile(c) for c in pos["outer spaces"]]
     g = [[_tile(c) for c in row] for row in pos["grid"]]
-    lines.append("        " + "  ".join(o[0:3]))
+    lines.append("   column  1   2   3")
+    lines.append("           " + "  ".join(o[0:3]))
     for r in range(3):
-        lines.append(f"    {o[11 - r]}  " + "  ".join(g[r]) + f"  {o[3 + r]}")
-    lines.append("        " + "  ".join([o[8], o[7], o[6]]))
+        lines.append(f"row {r + 1}  {o[11 - r]}  " + "  ".join(g[r]) + f"  {o[3 + r]}")
+    lines.append("           " + "  ".join([o[8], o[7], o[6]]))
     lines.append("")
     lines.append(f"Docks: {_counts(pos['docks'])}")
     lines.append(f"Bag: {_counts(pos['bag'])}")
     pile = pos.get("draw pile")
     pile_n = len(pile) if pile is not None else pos.get("draw pile size")
-    lines.append(f"Draw pile: {pile_n} cards; discard pile: {', '.join(pos['discard pile']) or 'empty'}")
+    lines.append(f"Draw pile: {plural(pile_n, 'card')}; "
+                 f"discard pile: {', '.join(pos['discard pile']) or 'empty'}")
     stack = pos["coat stack"]
     shuffled = stack["shuffled"] if isinstance(stack["shuffled"], int) else len(stack["shuffled"])
-    lines.append(f"Coat stack: {shuffled + len(stack['under'])} "
+    lines.append(f"Coat stack: {plural(shuffled + len(stack['under']), 'coat')} "
                  f"({len(stack['under'])} put under)")
     for entry in stack["under"]:
         if "coat" in entry:
@@ -82,7 +90,9 @@ def render_position(pos: dict, table: dict | None = None) -> str:
         cells.append(f"{values[i]:+d}{mark}")
         if i < core.RIVER_LENGTH - 1 and values[i] < 0 < values[i + 1]:
             cells.append("|bridge|")
-    lines.append("River: " + " ".join(cells))
+    lines.append(f"River: value of each space, barges by initial (spaces 0..{core.RIVER_LENGTH - 1} "
+                 "from the start)")
+    lines.append("  " + " ".join(cells))
     seals = {q: [] for q in QUARTERS}
     for p in pos["players"]:
         for q, k in p["seals"].items():
@@ -91,11 +101,19 @@ def render_position(pos: dict, table: dict | None = None) -> str:
         f"{q}: {', '.join(v) if v else '-'}" for q, v in seals.items()))
     lines.append("")
     for p in pos["players"]:
-        hand = (", ".join(p["hand"]) or "empty") if "hand" in p else f"{p['hand size']} cards"
-        if p.get("known cards"):
-            hand += f" (known to all: {', '.join(p['known cards'])})"
-        lines.append(f"{p['name']}: {p['score']} VP, {p['coins']} coins, {p['sparrows']} sparrows, "
-                     f"barge on {p['barge']}")
+        known = p.get("known cards", [])
+        if "hand" in p:
+            hand = ", ".join(p["hand"]) or "empty"
+            if known:
+                hand += f" (known to all: {', '.join(known)})"
+        elif known:  # taken face up (R-INFO-3a)
+            hand = (f"{plural(p['hand size'], 'card')}: {', '.join(known)} (known to all)"
+                    f" and {p['hand size'] - len(known)} hidden")
+        else:
+            hand = plural(p["hand size"], "card") + " (hidden)" if p["hand size"] else "empty"
+        river = f"{values[p['barge']]:+d}"
+        lines.append(f"{p['name']}: {p['score']} VP, {plural(p['coins'], 'coin')}, "
+                     f"{plural(p['sparrows'], 'sparrow')}, barge on {river} (space {p['barge']})")
         lines.append(f"   supply: {_counts(p['supply'])}; hand: {hand}")
         extras = []
         if p["in front"]:

@@ -8,10 +8,13 @@
     each searched --repeats times for S seconds of wall time per engine.
     Ours is measured with random rollouts (like OpenSpiel's
     RandomRolloutEvaluator) and, in an extra column, with its default rollout.
-(b) Strength: a 2-player tournament, S seconds of wall time per decision for
-    both, G games with the seats alternated (game 2k and 2k+1 share a chance
-    seed), wins of ours with a 95% Wilson interval. Ours is the ``ismcts``
-    bot with its defaults (its default rollout unless --rollout is given).
+(b) Strength at equal time: a 2-player tournament, S seconds of wall time per
+    decision for both, G games with the seats alternated (game 2k and 2k+1
+    share a chance seed), wins of ours with a 95% Wilson interval. Ours is the
+    ``ismcts`` bot with its defaults (its default rollout unless --rollout is
+    given).
+(c) Strength at equal iterations: the same, with --iterations simulations per
+    decision for both instead of a time (--iteration-games games).
 
 Both searchers run single-threaded in this one process, one after the other.
 OpenSpiel's side is open_spiel.python.algorithms.ismcts.ISMCTSBot (stock
@@ -68,9 +71,10 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
     replaced by "until `seconds` have passed (at least 2 simulations: the first
     only expands the root)". Everything it calls is the stock code."""
 
-    def __init__(self, game, evaluator, uct_c, seconds, random_state):
+    def __init__(self, game, evaluator, uct_c, seconds, random_state, simulations=None):
         super().__init__(game, evaluator, uct_c, max_simulations=2, random_state=random_state)
         self.seconds = seconds
+        self.simulations = simulations   # a count instead of a time: (c)
         self.last_simulations = 0
         self.last_seconds = 0.0
 
@@ -83,9 +87,10 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
         root_infostate_key = self.get_state_key(state)
-        deadline = start + self.seconds
+        deadline = start + (self.seconds or 0.0)
         done = 0
-        while done < 2 or time.perf_counter() < deadline:
+        while (done < self.simulations if self.simulations
+               else done < 2 or time.perf_counter() < deadline):
             sampled_root_state = self.sample_root_state(state)
             assert root_infostate_key == self.get_state_key(sampled_root_state)
             self.run_simulation(sampled_root_state)
@@ -118,10 +123,10 @@ def _position_seeds(count):
     return seeds
 
 
-def openspiel_bot(game, seconds, c, seed):
+def openspiel_bot(game, seconds, c, seed, simulations=None):
     rng = np.random.RandomState(seed >> 32)  # it takes 32-bit seeds
     return TimedISMCTSBot(game, os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
-                          c, seconds, rng)
+                          c, seconds, rng, simulations)
 
 
 # ---------------------------------------------------------------------------
@@ -193,10 +198,13 @@ def speed(positions: int, seconds: float, repeats: int, c: float, seed: int,
 # ---------------------------------------------------------------------------
 # (b) tournament
 
-def play_game(game, seconds, c, chance_seed, ours_seat, bot_seed, rollout=DEFAULT_ROLLOUT):
-    """One 2-player game, ours in seat `ours_seat`; returns (returns, scores, stats)."""
-    ours = make_bot(f"ismcts:time={seconds},c={c},rollout={rollout},seed={bot_seed}")
-    theirs = openspiel_bot(game, seconds, c, bot_seed)
+def play_game(game, seconds, c, chance_seed, ours_seat, bot_seed, rollout=DEFAULT_ROLLOUT,
+              iterations=None):
+    """One 2-player game, ours in seat `ours_seat`; returns (returns, scores, stats).
+    Both bots get `seconds` per decision, or `iterations` simulations if given."""
+    budget = f"iterations={iterations}" if iterations else f"time={seconds}"
+    ours = make_bot(f"ismcts:{budget},c={c},rollout={rollout},seed={bot_seed}")
+    theirs = openspiel_bot(game, seconds, c, bot_seed, simulations=iterations)
     rng = random.Random(derive_seed(chance_seed, 0))
     state = game.new_initial_state()
     st = {"ours_decisions": 0, "ours_iterations": 0, "ours_seconds": 0.0,
@@ -226,10 +234,11 @@ def play_game(game, seconds, c, chance_seed, ours_seat, bot_seed, rollout=DEFAUL
 
 
 def tournament(games: int, seconds: float, c: float, seed: int,
-               rollout: str = DEFAULT_ROLLOUT) -> dict:
+               rollout: str = DEFAULT_ROLLOUT, iterations: int | None = None) -> dict:
     game = pyspiel.load_game(ulm_openspiel.GAME_NAME, {"players": 2})
-    print(f"\n(b) tournament, 2 players, {seconds:g} s per decision for both, {games} games, "
-          f"seats alternated; ours: ismcts with {rollout} rollouts, "
+    budget = (f"{iterations:,} iterations" if iterations else f"{seconds:g} s") + " per decision"
+    print(f"\n({'c' if iterations else 'b'}) tournament, 2 players, {budget} for both, "
+          f"{games} games, seats alternated; ours: ismcts with {rollout} rollouts, "
           "OpenSpiel: ISMCTSBot + RandomRolloutEvaluator")
     records = []
     totals = {"ours_decisions": 0, "ours_iterations": 0, "ours_seconds": 0.0,
@@ -240,7 +249,8 @@ def tournament(games: int, seconds: float, c: float, seed: int,
         ours_seat = i % 2
         chance_seed = derive_seed(seed, i // 2)     # both seatings of a deal share it
         returns, scores, st = play_game(game, seconds, c, chance_seed, ours_seat,
-                                        bot_seed=derive_seed(seed, i, 1), rollout=rollout)
+                                        bot_seed=derive_seed(seed, i, 1), rollout=rollout,
+                                        iterations=iterations)
         for k in totals:
             totals[k] += st[k]
         share = returns[ours_seat]
@@ -258,7 +268,9 @@ def tournament(games: int, seconds: float, c: float, seed: int,
     losses = games - wins - draws
     points = sum(r["ours_share"] for r in records)
     lo, hi = wilson(points, games)
-    summary = {"games": games, "seconds_per_decision": seconds, "ours_rollout": rollout,
+    summary = {"games": games, "ours_rollout": rollout,
+               "seconds_per_decision": None if iterations else seconds,
+               "iterations_per_decision": iterations,
                "wins": wins, "draws": draws,
                "losses": losses, "score": points / games if games else 0.0,
                "wilson95": [lo, hi], "totals": totals,
@@ -286,6 +298,10 @@ def main(argv=None):
                          "per decision in (b) (default 0.25)")
     ap.add_argument("--games", type=int, default=16,
                     help="(b) tournament games, seats alternated (default 16; 0 skips (b))")
+    ap.add_argument("--iterations", type=int, default=200,
+                    help="(c) simulations per decision for both (default 200)")
+    ap.add_argument("--iteration-games", type=int, default=16,
+                    help="(c) tournament games at equal iterations (default 16; 0 skips (c))")
     ap.add_argument("--repeats", type=int, default=8,
                     help="(a) searches per position and engine (default 8)")
     ap.add_argument("--c", type=float, default=DEFAULT_C,
@@ -296,19 +312,27 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     ap.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = ap.parse_args(argv)
-    if args.positions < 0 or args.games < 0 or args.repeats < 1 or not args.seconds > 0:
-        ap.error("--positions and --games must be >= 0, --repeats >= 1, --seconds > 0")
+    if (args.positions < 0 or args.games < 0 or args.iteration_games < 0 or args.repeats < 1
+            or args.iterations < 2 or not args.seconds > 0):
+        ap.error("--positions, --games and --iteration-games must be >= 0, --repeats >= 1, "
+                 "--iterations >= 2, --seconds > 0")
     started = time.perf_counter()
     fingerprint = _mcts_fingerprint()
-    print(f"open_spiel {_version('open_spiel')}, python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} CPUs, load average {_loadavg()}; mcts sources {fingerprint}")
-    out = {"args": vars(args), "mcts_fingerprint": fingerprint,
-           "open_spiel": _version("open_spiel")}
+    versions = {"open_spiel": _version("open_spiel"), "numpy": np.__version__,
+                "python": sys.version.split()[0]}
+    print(f"open_spiel {versions['open_spiel']}, numpy {versions['numpy']}, "
+          f"python {versions['python']}, {os.cpu_count()} CPUs, load average {_loadavg()}; "
+          f"mcts sources {fingerprint}")
+    out = {"args": vars(args), "mcts_fingerprint": fingerprint, **versions}
     if args.positions:
         out["speed"] = speed(args.positions, args.seconds, args.repeats, args.c, args.seed,
                              args.rollout)
     if args.games:
         out["tournament"] = tournament(args.games, args.seconds, args.c, args.seed, args.rollout)
+    if args.iteration_games:
+        out["tournament_equal_iterations"] = tournament(
+            args.iteration_games, args.seconds, args.c, args.seed, args.rollout,
+            iterations=args.iterations)
     out["wall_seconds"] = time.perf_counter() - started
     print(f"\ntotal wall time {out['wall_seconds']:.0f} s; load average {_loadavg()}")
     if args.json:

@@ -1,0 +1,68 @@
+"""Interleaved A/B of random playouts between two builds of the core.
+
+    git worktree add /tmp/old main   # or: mkdir /tmp/old && git archive main | tar -x -C /tmp/old
+    (cd /tmp/old && python setup.py build_ext --inplace)
+    python bench/ab_core.py /tmp/old . [--pairs 7] [--games 20000] [--players 4] [--variant basic]
+
+Each pair runs A then B, each in a fresh interpreter with that tree first on
+sys.path, the same seeded games in compiled code (ulm._fastcore.bench_playouts).
+Reported per run: games/s of wall time and of the process's CPU time; on a
+shared, loaded machine the CPU figure is the steadier one, and the medians of
+the interleaved pairs compare the two builds under the same load.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+CHILD = """
+import sys, time
+from ulm import _fastcore as core
+from ulm.game import Game
+g = Game(players={players}, variant={variant!r})
+core.bench_playouts(g, 500, 1)
+w0, c0 = time.perf_counter(), time.process_time()
+core.bench_playouts(g, {games}, 1)
+w1, c1 = time.perf_counter(), time.process_time()
+print({games} / (w1 - w0), {games} / (c1 - c0))
+"""
+
+
+def run(tree: str, players: int, variant: str, games: int) -> tuple[float, float]:
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    out = subprocess.run([sys.executable, "-c", CHILD.format(players=players, variant=variant,
+                                                             games=games)],
+                         env=env, cwd="/", capture_output=True, text=True, check=True).stdout
+    wall, cpu = map(float, out.split())
+    return wall, cpu
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", help="source tree of build A (the previous code)")
+    ap.add_argument("b", help="source tree of build B (the new code)")
+    ap.add_argument("--pairs", type=int, default=7)
+    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--variant", default="basic", choices=["basic", "advanced"])
+    args = ap.parse_args(argv)
+    res = {"a": [], "b": []}
+    for k in range(args.pairs):
+        for side, tree in (("a", args.a), ("b", args.b)):
+            res[side].append(run(tree, args.players, args.variant, args.games))
+        (aw, ac), (bw, bc) = res["a"][-1], res["b"][-1]
+        print(f"pair {k + 1}: A {aw:9,.0f} wall {ac:9,.0f} cpu games/s | "
+              f"B {bw:9,.0f} wall {bc:9,.0f} cpu games/s | B/A cpu {bc / ac:.2f}", flush=True)
+    med = {s: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r))
+           for s, r in res.items()}
+    print(f"median, {args.players} players {args.variant}, {args.games:,} games per run: "
+          f"A {med['a'][0]:,.0f} wall / {med['a'][1]:,.0f} cpu; "
+          f"B {med['b'][0]:,.0f} wall / {med['b'][1]:,.0f} cpu games/s; "
+          f"B/A {med['b'][1] / med['a'][1]:.2f} (cpu), {med['b'][0] / med['a'][0]:.2f} (wall)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""`ulm annotate`: the searcher's view of one seat's decisions in a game record."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from cli import HELP, InputError, fail_on_input_errors
+
+TOP_MISTAKES = 5
+
+
+def _seat(ctx, param, value):
+    from cli.main import SEAT
+    return SEAT.convert(value, param, ctx)
+
+
+def _percent(x) -> str:
+    return "    -" if x is None else f"{100 * x:4.0f}%"
+
+
+def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
+    """The report as text: the biggest mistakes first, then every decision."""
+    from ulm import ACTION_NAMES
+    from ulm._fastcore import SEATS
+    from ulm.decisions import decision_label
+
+    def words(name):
+        return decision_label(ACTION_NAMES.index(name))
+    seat = SEATS[report.seat]
+    budget = (f"{report.iterations} iterations" if report.iterations
+              else f"{report.time:g} s")
+    notes = report.notes
+    lines = [f"{path}: {seat}'s {len(notes)} decision{'s' if len(notes) != 1 else ''}, "
+             f"searched with {budget} each (seed {report.seed}).",
+             "win: the searcher's estimate of " + seat + "'s chance to win after the decision; "
+             "loss: how much of it the decision played gave away.", ""]
+    agree = sum(1 for n in notes if n.played == n.best)
+    if notes:
+        lines.append(f"The searcher agrees with {agree} of {len(notes)} decisions; "
+                     f"total loss {100 * report.total_loss():.0f} percentage points.")
+    if report.final_returns is not None:
+        share = report.final_returns[report.seat]
+        lines.append(f"Result: {seat} {'won' if share == 1 else 'shared the win' if share else 'lost'}.")
+    mistakes = report.mistakes()
+    lines.append("")
+    if mistakes:
+        lines.append("Biggest mistakes:")
+        for n in mistakes[:top]:
+            lines.append(f"  #{n.index:<4} round {n.round:>2}: played {words(n.played)!r} "
+                         f"(win {_percent(n.played_win).strip()}), searcher: {words(n.best)!r} "
+                         f"(win {_percent(n.best_win).strip()}): loss {100 * n.loss:.0f} points")
+        lines.append("")
+    else:
+        lines.append("No mistakes found.")
+        lines.append("")
+    width = max([len(words(n.played)) for n in notes] + [len(words(n.best)) for n in notes] + [8])
+    lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'win':>5}  "
+                 f"{'searcher':<{width}} {'win':>5} {'loss':>5}")
+    for n in notes:
+        same = n.played == n.best
+        loss = "" if n.loss is None else ("" if same else f"{100 * n.loss:5.0f}")
+        lines.append(f"  {n.index:>4} {n.round:>5}  {words(n.played):<{width}} "
+                     f"{_percent(n.best_win if same else n.played_win)}  "
+                     f"{'(same)' if same else words(n.best):<{width}} {_percent(n.best_win)} "
+                     f"{loss:>5}")
+    return "\n".join(lines)
+
+
+@click.command("annotate", context_settings=HELP)
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "seat", required=True, callback=_seat, metavar="SEAT",
+              help="The seat whose decisions are reviewed (Red, Blue, ... or 0..3).")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="Iterations of the searcher per decision (default 2000 when --time is not given).")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True, max=600),
+              default=None, help="Seconds of search per decision (instead of --iterations).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the searches: the same seed and budget give the same report.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--plot", "plot", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Draw the seat's win probability over the game into this PNG.")
+@click.option("--top", type=click.IntRange(min=1), default=TOP_MISTAKES, show_default=True,
+              help="How many of the biggest mistakes to list first.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@fail_on_input_errors
+def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, quiet):
+    """Review a game record: for every decision of one seat, the searcher's choice and
+    its win probability next to the decision played, the loss, the biggest mistakes
+    first, and (--plot) a picture of the seat's chances over the game."""
+    from mcts.annotate import annotate as annotate_record
+    from ulm.records import load_record
+    if iterations is not None and seconds is not None:
+        raise InputError("--time: give either --iterations or --time, not both")
+    rec = load_record(record)
+    if seat >= rec.game.num_players:
+        from ulm._fastcore import SEATS
+        raise InputError(f"--as: no seat {SEATS[seat]} in a {rec.game.num_players}-player game")
+    bar = None
+    if not (quiet or as_json):
+        from tqdm import tqdm
+        bar = tqdm(unit="decision", file=sys.stderr, delay=0.5, leave=False, desc="annotating")
+
+    def progress(done, total):
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+    try:
+        report = annotate_record(rec, seat, iterations=iterations, time=seconds, seed=seed,
+                                 progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if plot:
+        report.plot(plot)
+    if as_json:
+        data = {"record": str(record)}
+        data.update(report.to_dict())
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(format_report(report, record, top))
+        if plot:
+            click.echo(f"\nPlot saved to {plot}")

@@ -1,0 +1,164 @@
+"""`ulm play --human SEAT`: a person plays against bots in the terminal.
+
+The loop only reads and prints; the game itself (bots, undo, chance events,
+the record) is mcts.session.PlaySession.
+"""
+from __future__ import annotations
+
+import os
+
+import click
+
+from cli import InputError
+
+DEFAULT_BOT = "ismcts:iterations=2000"
+DEFAULT_RECORD = "ulm-game.json"
+COMMANDS_HELP = ("Type the number or the name of a decision; ? asks the searcher for a hint, "
+                 "u undoes your last decision, b shows the board, q stops (the game is saved).")
+
+
+def default_record_path(folder: str = ".") -> str:
+    """ulm-game.json, or ulm-game-2.json ... when it exists: never overwrite a game."""
+    path = os.path.join(folder, DEFAULT_RECORD)
+    k = 2
+    while os.path.exists(path):
+        path = os.path.join(folder, f"ulm-game-{k}.json")
+        k += 1
+    return path
+
+
+def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[str]:
+    """The seats: people where asked, bot specs in the others (in order, repeated)."""
+    from ulm._fastcore import SEATS
+    specs = specs or [DEFAULT_BOT]
+    n = players or max(max(humans) + 1, len(humans) + len(specs), 2)
+    if not 2 <= n <= 4:
+        raise InputError(f"--players: Ulm is for 2, 3 or 4 players, got {n}")
+    for h in humans:
+        if h >= n:
+            raise InputError(f"--human: no seat {SEATS[h]} in a {n}-player game")
+    seats, k = [], 0
+    for p in range(n):
+        if p in humans:
+            seats.append("human")
+        else:
+            seats.append(specs[k % len(specs)])
+            k += 1
+    return seats
+
+
+def _columns(items: list[str], width: int = 40) -> list[str]:
+    per_row = max(1, 100 // width)
+    rows = []
+    for i in range(0, len(items), per_row):
+        rows.append("".join(f"{s:<{width}}" for s in items[i:i + per_row]).rstrip())
+    return rows
+
+
+def play_human(seats, seed, variant, board, record_path, hint_iterations):
+    from mcts.session import PlaySession
+    from ulm._fastcore import SEATS
+    from ulm.decisions import DecisionError, parse_decision
+    from ulm.positions import state_to_position
+    from ulm.render import render_position
+
+    game = PlaySession(seats, seed=seed, variant=variant, board=board)
+    humans = [p for p, s in enumerate(seats) if s == "human"]
+    record_path = record_path or default_record_path()
+    click.echo(f"Ulm, {len(seats)} players, {variant} game, seed {seed}.")
+    for p, s in enumerate(seats):
+        click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else s}")
+    click.echo(COMMANDS_HELP)
+    click.echo(f"The game will be saved to {record_path}.")
+    shown = None
+    bot_turn: list[str] = []
+
+    def show_board(p):
+        pos = state_to_position(game.state, p)
+        click.echo("")
+        click.echo(render_position(pos, game.state.game.table))
+
+    def flush_bot_turn(p, rnd):
+        if bot_turn:
+            click.echo(f"round {rnd:2d} {SEATS[p]} ({seats[p]}): " + "; ".join(bot_turn)
+                       + f"  -> {game.state.scores()[p]} VP")
+            bot_turn.clear()
+
+    try:
+        while not game.state.is_terminal():
+            raw = game.state.raw()
+            p = game.state.current_player()
+            if not game.human_to_move():
+                seat, action, events = game.bot_move(viewer=humans[0])
+                bot_turn.append(_name(action) + (f" ({', '.join(events)})" if events else ""))
+                after = game.state.raw()
+                if game.state.is_terminal() or (after["turn_player"], after["round"]) != (
+                        raw["turn_player"], raw["round"]):
+                    flush_bot_turn(seat, raw["round"] + 1)
+                continue
+            key = (raw["round"], raw["turn_player"], raw["phase"])
+            if key != shown:
+                show_board(p)
+                shown = key
+            legal = game.state.legal_actions()
+            click.echo("")
+            click.echo(f"{SEATS[p]}, your decision:")
+            for row in _columns([f"{i:2d}. {_name(a)}" for i, a in enumerate(legal, 1)]):
+                click.echo("  " + row)
+            text = click.prompt(f"{SEATS[p]}", prompt_suffix="> ", default="",
+                                show_default=False).strip()
+            if not text:
+                continue
+            if text == "?":
+                result = game.hint(iterations=hint_iterations, seed=len(game.record.decisions))
+                line = " -> ".join(_name(s.action) for s in result.principal_line())
+                click.echo(f"Hint ({hint_iterations} iterations): {line}")
+                for a in result.actions[:5]:
+                    click.echo(f"  {_name(a.action):<40} win {100 * a.win_probability[p]:5.1f}%  "
+                               f"({a.visits} visits)")
+                continue
+            if text.lower() == "u":
+                taken = game.undo()
+                if taken is None:
+                    click.echo("Nothing of yours to undo.")
+                else:
+                    click.echo(f"Undone: {_name(taken)}")
+                    shown = None
+                continue
+            if text.lower() == "b":
+                show_board(p)
+                continue
+            if text.lower() == "q":
+                game.record.save(record_path)
+                click.echo(f"Game stopped after {len(game.record.decisions)} decisions; record "
+                           f"saved to {record_path} (look at it with `ulm replay {record_path}`).")
+                raise SystemExit(0)
+            if text.isdigit():
+                k = int(text)
+                if not 1 <= k <= len(legal):
+                    click.echo(f"No decision {k}: choose 1..{len(legal)}.")
+                    continue
+                action = legal[k - 1]
+            else:
+                try:
+                    action = parse_decision(game.state, text)
+                except DecisionError as exc:
+                    click.echo(f"Not possible: {exc}")
+                    continue
+            events = game.play(action, viewer=p)
+            for e in events:
+                click.echo(f"  {e}")
+    except (KeyboardInterrupt, click.Abort, EOFError):   # Ctrl-C, or the input ended
+        game.record.save(record_path)
+        click.echo("")
+        click.echo(f"Game interrupted after {len(game.record.decisions)} decisions; record saved "
+                   f"to {record_path} (look at it with `ulm replay {record_path}`).")
+        raise SystemExit(130)
+    game.record.save(record_path)
+    return game, record_path
+
+
+def _name(a: int) -> str:
+    """A decision in players' words (what the menu shows; typing it works too)."""
+    from ulm.decisions import decision_label
+    return decision_label(a)

@@ -1,0 +1,51 @@
+"""`ulm ladder`: the skill ladder, each iteration budget against half of it."""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from cli import HELP, InputError, fail_on_input_errors
+
+
+@click.command("ladder", context_settings=HELP)
+@click.option("--bot", default="ismcts", show_default=True,
+              help="The searcher (a bot spec without a budget); each rung sets iterations.")
+@click.option("--low", type=click.IntRange(2), default=250, show_default=True,
+              help="Budget of the first rung (it plays against half of it).")
+@click.option("--high", type=click.IntRange(2), default=64_000, show_default=True,
+              help="Largest budget; the budgets double from --low up to this.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
+              help="Games per rung, rounded up to whole rotations of the seats.")
+@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for rung-N/ tournaments, ladder.json, ladder.csv and ladder.png; "
+                   "an interrupted ladder resumes from it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rungs as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+@fail_on_input_errors
+def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
+    """Play BOT:iterations=N against BOT:iterations=N/2 for N = LOW, 2 LOW, ... HIGH.
+
+    Example: ulm ladder --low 250 --high 8000 --games 40 --out ladder
+    """
+    from mcts.ladder import format_ladder, run_ladder
+    from mcts.tournament import TournamentError
+    quiet = quiet or as_json
+    try:
+        rungs = run_ladder(low, high, bot=bot, players=players, games=games, seed=seed,
+                           out_dir=out, workers=workers, progress=not quiet,
+                           on_rung=None if quiet else lambda r: click.echo(
+                               f"rung {r.budget} vs {r.half}: {r.win_rate:.1%} "
+                               f"[{r.win_low:.0%}, {r.win_high:.0%}] of {r.games} games"))
+    except TournamentError as exc:
+        raise InputError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in rungs], indent=1))
+        return
+    click.echo(format_ladder(rungs))
+    if out:
+        click.echo(f"Results in {out}/ (ladder.json, ladder.csv, ladder.png, rung-N/)")

@@ -1,0 +1,43 @@
+"""What `show`, `apply` and `suggest` share: positions from a file or standard input,
+and the board pictures (--svg, --png)."""
+from __future__ import annotations
+
+import sys
+
+from cli import InputError
+
+
+def read_position_arg(path: str):
+    """(parsed file, state, seat) of a position file, or of standard input for `-`."""
+    from ulm.positions import read_position, read_position_text
+    if path == "-":
+        from ulm.jsonfile import MAX_BYTES
+        return read_position_text(sys.stdin.read(MAX_BYTES + 1), "<stdin>")
+    return read_position(path)
+
+
+def parse_highlight(state, names) -> list[int]:
+    """Decision names (as `ulm apply` takes them) -> action ids, checked in order."""
+    from ulm.decisions import DecisionError, parse_line
+    try:
+        return parse_line(state, list(names))
+    except DecisionError as exc:
+        raise InputError(f"--highlight: {exc}") from None
+
+
+def write_pictures(state, viewer, highlight, svg_out, png_out, actions=None) -> None:
+    """Draw the board into the files asked for; `actions` (ids) are highlighted as given."""
+    if not (svg_out or png_out):
+        return
+    from ulm.jsonfile import write_atomically
+    from ulm.picture import board_svg, svg_to_png
+    if actions is None:
+        actions = parse_highlight(state, highlight) if highlight else []
+    svg = board_svg(state, viewer=viewer, highlight=actions)
+    try:
+        if svg_out:
+            write_atomically(svg_out, svg)
+        if png_out:
+            svg_to_png(svg, png_out)
+    except OSError as exc:
+        raise InputError(f"{exc.filename}: {exc.strerror}") from None

@@ -1,0 +1,72 @@
+"""`ulm tune`: tune a bot's options by tournaments (mcts.tune, optuna)."""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+                 fail_on_input_errors)
+
+
+@click.command("tune", context_settings=HELP)
+@click.option("--bot", required=True,
+              help="The bot to tune, with its budget, e.g. 'ismcts:time=0.05'.")
+@click.option("--param", "params", multiple=True, required=True,
+              help="An option to tune: NAME=LOW:HIGH, NAME=LOW:HIGH:log or NAME=A|B|C (repeat).")
+@click.option("--against", multiple=True, required=True,
+              help="Opponent bot spec(s), seated after the tuned bot (repeat).")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games-per-trial", type=click.IntRange(1), default=40, show_default=True,
+              help="Games of each trial's tournament (rounded up to whole seat rotations).")
+@click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
+              help="Finished trials wanted in all (a resumed study counts those it has).")
+@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
+              help="Worker processes playing a trial's games (without --scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the deals and of the optimiser.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for study.db, trials.csv, trials.png, best.json and the trials' games; "
+                   "run again with the same settings to resume.")
+@click.option("--json", "as_json", is_flag=True, help="Print the best trial as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@fail_on_input_errors
+def tune(bot, params, against, players, games_per_trial, trials, workers, scheduler, seed, out,
+         as_json, quiet):
+    """Find the options of BOT that win most against the --against bots (optuna TPE).
+
+    Example: ulm tune --bot ismcts:time=0.05 --param c=0.2:2.0 --against pimc:time=0.05
+    --games-per-trial 40 --trials 30 --out tune-c
+    """
+    from mcts.cluster import ClusterError, open_executor
+    from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, validate
+    from mcts.tournament import TournamentError
+    check_workers_or_scheduler(scheduler)
+    try:
+        name = bot.split(":", 1)[0].strip()
+        from mcts.bots import BOTS
+        if name not in BOTS:
+            raise TuneError(f"--bot: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
+        cfg = TuneConfig(bot=bot, params=[parse_param(p, name) for p in params],
+                         against=list(against), players=players,
+                         games_per_trial=games_per_trial, trials=trials, seed=seed)
+        validate(cfg)  # before reaching or starting a cluster
+        with open_executor(scheduler) as executor:
+            if executor is not None and not (quiet or as_json):
+                click.echo(executor.describe(), err=True)
+            best = run_tune(cfg, out, workers=workers, progress=not (quiet or as_json),
+                            scheduler=executor)
+    except (TuneError, TournamentError) as exc:
+        raise InputError(str(exc)) from None
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(best, indent=1))
+        return
+    click.echo(f"Best of {trials} trials (trial {best['trial']}): win rate {best['win_rate']:.1%} "
+               f"[{best['win_low']:.0%}, {best['win_high']:.0%}] over {best['games']} games")
+    click.echo(f"Bot spec: {best['spec']}")
+    if out:
+        click.echo(f"Results in {out}/ (trials.csv, trials.png, best.json, study.db)")

@@ -1,0 +1,212 @@
+"""The HTTP face of `ulm serve`: a Starlette app over cli.web.sessions.
+
+    >>> from cli.web.app import create_app
+    >>> app = create_app(max_seconds=30)      # serve with uvicorn.run(app, ...)
+
+Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
+
+    GET    /                              the page (static/index.html)
+    GET    /api/info                      bots, variants, limits
+    POST   /api/games                     {"mode": "play"|"follow"|"review", ...} -> game
+    GET    /api/games/{id}                the game: board SVG, legal decisions, history, hint
+    POST   /api/games/{id}/decide         {"decision": id | name} or {"text": words} (follow)
+    POST   /api/games/{id}/undo
+    POST   /api/games/{id}/goto           {"index": k, "as": seat | "all"}   (review)
+    GET    /api/games/{id}/download       the view file (follow) or record (play, review)
+    POST   /api/games/{id}/hint           {"seconds": s} -> job
+    POST   /api/games/{id}/annotate       {"seat": s, "seconds": s} -> job   (review)
+    GET    /api/jobs/{id}                 progress and result of a search
+    DELETE /api/jobs/{id}                 cancel it
+
+Files come and go only as request bodies and downloads: no request names a
+path on the server.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from cli.web.sessions import (MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server, WebError)
+
+STATIC = Path(__file__).parent / "static"
+MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_body(request: Request, limit: int) -> dict:
+    """The request's JSON object, read up to `limit` bytes."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise WebError(f"upload: {int(length):,} bytes, more than the {limit:,} this server "
+                       "accepts", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise WebError(f"upload: more than the {limit:,} bytes this server accepts", 413)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    # only JSON: a web page elsewhere cannot send it here without the browser asking first
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise WebError("request: send the body as JSON (Content-Type: application/json)", 415)
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # not JSON, nested too deep, huge numbers
+        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        raise WebError(f"request: not valid JSON{where}: "
+                       f"{getattr(exc, 'msg', None) or exc}") from None
+    if not isinstance(data, dict):
+        raise WebError(f"request: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
+               max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
+               allowed_hosts: list | None = None) -> Starlette:
+    """The web app; its games live in memory for the life of the process.
+
+    allowed_hosts: the names the browser may use for the server (the Host header);
+    `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
+    reach the server through a name of its own (DNS rebinding)."""
+    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs)
+
+    def endpoint(fn):
+        """Run a handler; its WebError becomes a 4xx answer with the message."""
+        async def handler(request: Request):
+            try:
+                return await fn(request)
+            except WebError as exc:
+                return _error(str(exc), exc.status)
+        return handler
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def info(request):
+        from mcts import BOTS
+        from ulm._fastcore import SEATS
+        return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
+                             "seats": list(SEATS), "max_seconds": server.max_seconds,
+                             "max_upload": max_upload,
+                             "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
+                                          "greedy", "random"]})
+
+    async def new_game(request):
+        body = await read_body(request, max_upload)
+        mode = body.get("mode")
+        makers = {"play": server.new_play, "follow": server.new_follow,
+                  "review": server.new_review}
+        if mode not in makers:
+            raise WebError(f"mode: must be 'play', 'follow' or 'review', got {mode!r}")
+        session = makers[mode](body)
+        return JSONResponse(session.to_json(), status_code=201)
+
+    async def get_game(request):
+        return JSONResponse(server.game(request.path_params["game"]).to_json())
+
+    async def decide(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        if "text" in body and session.mode == "follow":
+            session.decide(text=body["text"])
+        elif "decision" in body:
+            session.decide(body["decision"])
+        else:
+            raise WebError("decision: missing (an action id or its name; a followed game "
+                           "also takes \"text\": the decision in words)")
+        return JSONResponse(session.to_json())
+
+    async def undo(request):
+        session = server.game(request.path_params["game"])
+        session.undo()
+        return JSONResponse(session.to_json())
+
+    async def goto(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        if not hasattr(session, "goto"):
+            raise WebError("goto: only a record under review can be stepped through", 409)
+        session.goto(body.get("index", session.index), body.get("as"))
+        return JSONResponse(session.to_json())
+
+    async def download(request):
+        session = server.game(request.path_params["game"])
+        kind, data = session.export()
+        from ulm.jsonfile import dumps
+        name = f"ulm-{session.mode}-{session.id[:6]}-{kind}.json"
+        return Response(dumps(data), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def hint(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        job = server.hint(session, body.get("seconds", 2.0))
+        return JSONResponse(job.to_json(), status_code=202)
+
+    async def annotate(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        job = server.annotate(session, body.get("seat"), body.get("seconds", 0.5))
+        return JSONResponse(job.to_json(), status_code=202)
+
+    async def get_job(request):
+        return JSONResponse(server.job(request.path_params["job"]).to_json())
+
+    async def cancel_job(request):
+        job = server.job(request.path_params["job"])
+        job.cancel_event.set()
+        return JSONResponse(job.to_json())
+
+    async def http_error(request, exc: HTTPException):
+        messages = {404: f"{request.url.path}: no such page or API route",
+                    405: f"{request.method} {request.url.path}: method not allowed"}
+        return _error(messages.get(exc.status_code, exc.detail), exc.status_code)
+
+    async def server_error(request, exc: Exception):
+        # a bug of ours: a short message, never a traceback
+        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    routes = [
+        Route("/", endpoint(index)),
+        Route("/api/info", endpoint(info)),
+        Route("/api/games", endpoint(new_game), methods=["POST"]),
+        Route("/api/games/{game}", endpoint(get_game)),
+        Route("/api/games/{game}/decide", endpoint(decide), methods=["POST"]),
+        Route("/api/games/{game}/undo", endpoint(undo), methods=["POST"]),
+        Route("/api/games/{game}/goto", endpoint(goto), methods=["POST"]),
+        Route("/api/games/{game}/download", endpoint(download)),
+        Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
+        Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),
+        Route("/api/jobs/{job}", endpoint(get_job)),
+        Route("/api/jobs/{job}", endpoint(cancel_job), methods=["DELETE"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = []
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        # shutting down: searches cancelled, bots stopped, their threads waited for
+        await run_in_threadpool(server.close)
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.server = server
+    return app

@@ -1,0 +1,844 @@
+"""The games of `ulm serve`: play, follow a real game, review a record.
+
+Everything here is plain library code (no HTTP): the server (cli.web.app)
+turns a `WebError` into a 4xx answer with its message. A session holds the
+state on the server; the page only ever sends decisions by id or name and
+gets back the whole picture (`Session.to_json`).
+
+Bots and searches run in threads: the compiled search releases the GIL, so
+the event loop stays responsive. A bot decision found for a state that has
+changed meanwhile (an undo) is thrown away.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+
+from ulm import ACTION_NAMES, CARDS
+from ulm._fastcore import SEATS
+from ulm.game import VARIANTS, Game
+from ulm.positions import PositionError, position_to_state, state_to_position
+from ulm.records import GameRecord, RecordError, replay
+
+from mcts import make_bot, search
+
+# Limits of one server (settable per server; see create_app).
+MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision or one bot move
+MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
+MAX_GAMES = 200             # games kept in memory; the least recently used go first
+MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
+REDEALS = 24                # re-deals of the hidden part searched for what may happen
+RESAMPLE_TRIES = 400        # worlds tried to fit a decision the view's own deal cannot make
+
+
+class WebError(ValueError):
+    """A request that cannot be served; `status` is the HTTP status (4xx)."""
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+def _seat_name(p: int) -> str:
+    return SEATS[p] if p >= 0 else ("chance" if p == -1 else "nobody")
+
+
+def parse_seat(value, players: int, field: str) -> int:
+    """A seat by colour name or number; WebError naming `field` otherwise."""
+    if isinstance(value, bool):
+        value = None
+    if isinstance(value, int) and 0 <= value < players:
+        return value
+    if isinstance(value, str):
+        for i in range(players):
+            if SEATS[i].lower() == value.strip().lower() or value.strip() == str(i):
+                return i
+    raise WebError(f"{field}: {value!r} is not a seat of this {players}-player game; "
+                   f"use {', '.join(SEATS[:players])}")
+
+
+def check_seconds(value, limit: float, field: str = "seconds") -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+            or value != value:
+        raise WebError(f"{field}: must be a positive number of seconds, got {value!r}")
+    if value > limit:
+        raise WebError(f"{field}: at most {limit:g} seconds on this server, got {value!r}")
+    return float(value)
+
+
+def check_bot(spec, limit_seconds: float, field: str):
+    """A bot from its spec, with make_bot's messages, and a budget this server allows."""
+    if not isinstance(spec, str):
+        raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
+                       f"got {spec!r}")
+    try:
+        bot = make_bot(spec)
+    except ValueError as exc:
+        raise WebError(f"{field}: {exc}") from None
+    cfg = bot.config
+    if cfg.get("time") is not None and cfg["time"] > limit_seconds:
+        raise WebError(f"{field}: bot spec {spec!r}: time must be at most {limit_seconds:g} s "
+                       "on this server")
+    work = (cfg.get("iterations") or 0) * cfg.get("determinizations", 1)
+    if work > MAX_ITERATIONS:
+        raise WebError(f"{field}: bot spec {spec!r}: at most {MAX_ITERATIONS:,} iterations per "
+                       "decision on this server")
+    if cfg.get("workers", 1) > (os.cpu_count() or 1):
+        raise WebError(f"{field}: bot spec {spec!r}: at most {os.cpu_count() or 1} workers on "
+                       "this machine")
+    return bot
+
+
+def label(action: int) -> str:
+    """A decision in players' words ("lay Siege in front (end-game points)")."""
+    from ulm.decisions import decision_label
+
+    from mcts import action_name
+    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else action_name(action)
+
+
+# ---------------------------------------------------------------------------
+# Jobs: hints and annotations off the event loop
+
+class Cancelled(Exception):
+    """Raised inside a search's progress callback to stop it."""
+
+
+class Job:
+    """A search running in a thread, with progress, a result and a cancel switch."""
+
+    def __init__(self, kind: str, game_id: str, budget: float):
+        self.id = secrets.token_urlsafe(9)
+        self.kind = kind
+        self.game_id = game_id
+        self.budget = budget            # total seconds this job may take
+        self.status = "running"         # running, done, cancelled, failed
+        self.done = 0.0                 # fraction 0..1
+        self.iterations = 0
+        self.started = time.monotonic()
+        self.result = None
+        self.error = None
+        self.cancel_event = threading.Event()
+        self.thread = None
+
+    def progress(self, fraction: float, iterations: int = 0) -> None:
+        if self.cancel_event.is_set():
+            raise Cancelled()
+        self.done = max(0.0, min(1.0, fraction))
+        self.iterations = iterations
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "game": self.game_id, "status": self.status,
+                "progress": round(self.done, 3), "iterations": self.iterations,
+                "elapsed": round(time.monotonic() - self.started, 2),
+                "budget": self.budget, "result": self.result, "error": self.error}
+
+
+# ---------------------------------------------------------------------------
+# Sessions
+
+class Session:
+    mode = "?"
+
+    def __init__(self, server: "Server"):
+        self.server = server
+        self.id = secrets.token_urlsafe(9)
+        self.lock = threading.RLock()
+        self.version = 0
+        self.touched = time.monotonic()
+        self.hint = None                # {"version", "seat", "result", "highlight"}
+
+    # subclasses: state, viewer, options(), decide(), undo(), history, export()
+    def changed(self) -> None:
+        self.version += 1
+        self.hint = None
+
+    @property
+    def state(self):
+        raise NotImplementedError
+
+    def viewer(self):
+        return None
+
+    def hint_seat(self) -> int:
+        """The seat a hint is for now, or WebError saying why there is none."""
+        st = self.state
+        if st.is_terminal():
+            raise WebError("hint: the game is over", 409)
+        if st.is_chance_node():
+            raise WebError("hint: a chance event comes first (enter what was drawn)", 409)
+        return st.current_player()
+
+    def search_state(self):
+        return self.state.clone()
+
+    def options(self) -> list[dict]:
+        return []
+
+    def base_json(self) -> dict:
+        st = self.state
+        mover = st.current_player()
+        viewer = self.viewer()
+        out = {
+            "id": self.id, "mode": self.mode, "version": self.version,
+            "players": st.num_players(), "variant": st.game.variant,
+            "viewer": None if viewer is None else SEATS[viewer],
+            "to_move": _seat_name(mover), "terminal": st.is_terminal(),
+            "round": min(st.raw()["round"] + 1, 10),
+            "scores": dict(zip(SEATS, st.scores())),
+            "winners": [SEATS[p] for p in st.winners()] if st.is_terminal() else [],
+        }
+        highlight = None
+        if self.hint is not None and self.hint["version"] == self.version:
+            out["hint"] = self.hint["result"]
+            highlight = self.hint["highlight"]
+        else:
+            out["hint"] = None
+        out["options"] = self.options()
+        out["svg"] = draw(st, viewer, highlight, bool(out["options"]))
+        return out
+
+
+def draw(state, viewer, highlight, interactive) -> str:
+    from ulm.picture import board_svg
+    try:
+        return board_svg(state, viewer=viewer, highlight=highlight or None,
+                         interactive=interactive)
+    except Exception:  # e.g. a set-up still being entered: show the text picture instead
+        from xml.sax.saxutils import escape
+
+        from ulm.render import render_state
+        lines = render_state(state, viewer).splitlines()
+        rows = "".join(f'<text x="16" y="{24 + 17 * k}">{escape(line)}</text>'
+                       for k, line in enumerate(lines))
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="text-board" width="1300" '
+                f'height="{40 + 17 * len(lines)}" viewBox="0 0 1300 {40 + 17 * len(lines)}" '
+                f'font-family="DejaVu Sans Mono, monospace" font-size="14" '
+                f'xml:space="preserve">{rows}</svg>')
+
+
+def target_of(state, action):
+    from ulm.picture import action_target
+    return action_target(state, action)
+
+
+def _option(state, action, name=None) -> dict:
+    return {"decision": action, "name": name or label(action),
+            "target": target_of(state, action)}
+
+
+def _find_decision(value, options: list[dict], field: str = "decision") -> dict:
+    """The offered option named by `value` (an action id, its name, or 'hidden')."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise WebError(f"{field}: expected an action id or name, got {value!r}")
+    for opt in options:
+        if value == opt["decision"] or (isinstance(value, str) and value.strip().lower() in (
+                opt["name"].lower(), str(opt["decision"]).lower(),
+                ACTION_NAMES[opt["decision"]].lower() if isinstance(opt["decision"], int)
+                else "")):
+            return opt
+    if not options:
+        raise WebError(f"{field}: no decision is open to you now", 409)
+    shown = ", ".join(o["name"] for o in options[:12]) + (" ..." if len(options) > 12 else "")
+    what = (ACTION_NAMES[value] if isinstance(value, int) and 0 <= value < len(ACTION_NAMES)
+            else value)
+    raise WebError(f"{field}: {what!r} is not legal here (legal: {shown})")
+
+
+class PlaySession(Session):
+    """A game against bots (or between people at one screen), on mcts.session.PlaySession:
+    the server holds the full state; each person sees only their own view."""
+    mode = "play"
+
+    def __init__(self, server, specs: list, variant: str, seed: int):
+        from mcts.session import HUMAN
+        from mcts.session import PlaySession as Table
+        super().__init__(server)
+        self.specs = specs              # per seat: "human" or a bot spec
+        self.table = Table(specs, seed=seed, variant=variant)
+        self.human = [s == HUMAN for s in specs]
+        self.movers: list[int] = []     # who made each decision of the record
+        self.thinking = None            # {"seat", "spec", "since"} while a bot thinks
+        self.runner = None
+        self.stopped = False            # the server is closing: no more bot decisions
+        self.last_human = next((p for p, h in enumerate(self.human) if h), None)
+
+    @property
+    def state(self):
+        return self.table.state
+
+    def viewer(self):
+        if self.last_human is None:
+            return None                 # bots only: everything is shown
+        mover = self.state.current_player()
+        if mover >= 0 and self.human[mover]:
+            self.last_human = mover     # people at one screen: the one to move
+        return self.last_human
+
+    def options(self):
+        if not self.table.human_to_move():
+            return []
+        st = self.state
+        return [_option(st, a) for a in st.legal_actions()]
+
+    def decide(self, value):
+        with self.lock:
+            opt = _find_decision(value, self.options())
+            self.movers.append(self.state.current_player())
+            self.table.play(opt["decision"])
+            self.changed()
+        self.start_bots()
+
+    def undo(self):
+        with self.lock:
+            if self.table.undo() is None:
+                raise WebError("undo: no decision of a human player to take back", 409)
+            del self.movers[len(self.table.record.decisions):]
+            self.thinking = None
+            self.changed()
+        self.start_bots()
+
+    def start_bots(self):
+        """Let the bots move, in a thread, until a person is to move or the game ends."""
+        with self.lock:
+            if self.stopped or (self.runner is not None and self.runner.is_alive()):
+                return
+            mover = self.state.current_player()
+            if mover < 0 or self.human[mover]:
+                return
+            self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
+                             "since": time.monotonic()}
+            self.runner = threading.Thread(target=self._run_bots, daemon=True,
+                                           name=f"bots-{self.id}")
+            self.runner.start()
+
+    def _run_bots(self):
+        while True:
+            with self.lock:
+                mover = self.state.current_player()
+                if mover < 0 or self.human[mover] or self.stopped:
+                    self.thinking = None
+                    return
+                version = self.version
+                world = self.state.clone()
+                bot = self.table.bots[mover]
+                self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
+                                 "since": time.monotonic()}
+            try:
+                action = bot.choose(world)      # outside the lock: the page stays served
+            except Exception as exc:  # shown on the page; the game stays usable (undo)
+                with self.lock:
+                    self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
+                                     "error": f"the bot failed: {exc}"}
+                return
+            with self.lock:
+                if self.version == version:     # not undone meanwhile
+                    self.table.record.apply(action)
+                    self.movers.append(mover)
+                    self.changed()
+
+    def to_json(self):
+        with self.lock:
+            out = self.base_json()
+            out["seats"] = [{"seat": SEATS[p], "kind": "human" if h else "bot",
+                             "spec": None if h else self.specs[p]}
+                            for p, h in enumerate(self.human)]
+            think = self.thinking
+            out["thinking"] = None if think is None else dict(
+                think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
+            rec = self.table.record
+            out["seed"] = rec.seed
+            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
+                              for k, (a, p) in enumerate(zip(rec.decisions, self.movers))]
+            out["can_undo"] = self.table.can_undo()
+            return out
+
+    def export(self):
+        with self.lock:
+            return "record", self.table.record.to_dict()
+
+
+class FollowSession(Session):
+    """A real game followed by one player: the state is a world of that player's view
+    (the hidden part dealt arbitrarily). Decisions and chance outcomes go through
+    ulm.decisions, which keeps what the viewer cannot see hidden and swaps a card an
+    opponent reveals into their hidden hand."""
+    mode = "follow"
+
+    def __init__(self, server, state, seat: int):
+        super().__init__(server)
+        self.seat = seat
+        self.stack = [state]            # states after each entered event; undo pops
+        self.events: list[dict] = []    # {"seat", "name"}
+
+    @property
+    def state(self):
+        return self.stack[-1]
+
+    def viewer(self):
+        return self.seat
+
+    def options(self):
+        from ulm.decisions import chance_name, decision_names
+        st = self.state
+        if st.is_terminal():
+            return []
+        mover = st.current_player()
+        if st.is_chance_node():
+            out = []
+            for name, ids in decision_names(st, self.seat):
+                if len(ids) > 1:    # a draw the viewer does not see: one entry, by name
+                    out.append({"decision": name, "name": name, "target": None})
+                else:
+                    out.append(_option(st, ids[0], name))
+            if len(out) > 1 or isinstance(out[0]["decision"], int):
+                # a card or coat the viewer sees drawn may lie elsewhere in this deal
+                shown = {o["decision"] for o in out}
+                more = self._redealt(st, lambda w: [a for a, _ in w.chance_outcomes()])
+                if any(ACTION_NAMES[a].startswith("chance: card") for a in shown):
+                    raw = st.raw()
+                    unseen = raw["pile"]
+                    for p, pl in enumerate(raw["players"]):
+                        if p != self.seat:
+                            unseen |= pl["hand"]
+                    more |= {CARD_DRAWS[c] for c in range(len(CARD_DRAWS)) if unseen >> c & 1}
+                out += [_option(st, a, chance_name(st, a, self.seat))
+                        for a in sorted(more - shown)]
+            return out
+        if mover == self.seat:
+            return [_option(st, a) for a in st.legal_actions()]
+        # an opponent may play a card (or keep a coat) the viewer has not seen: offered
+        # too. Which card they keep after looking is hidden: said by what they discard.
+        acts = {a for _name, ids in decision_names(st, self.seat) for a in ids} - HIDDEN_KEEPS
+        return [_option(st, a, f"{SEATS[mover]}: {label(a)}") for a in sorted(acts)]
+
+    def words_hint(self) -> str | None:
+        """What to type when the decision cannot be offered as a button."""
+        st = self.state
+        mover = st.current_player()
+        if mover >= 0 and mover != self.seat and set(st.legal_actions()) & HIDDEN_KEEPS:
+            return (f"{SEATS[mover]} keeps one of the cards looked at: type what "
+                    f"{SEATS[mover]} discarded, e.g. \"kept a card, discarded Siege and "
+                    "Patrician\"")
+        return None
+
+    def _redealt(self, st, outcomes) -> set:
+        """The outcomes in re-deals of what the viewer cannot see."""
+        acts: set = set()
+        for k in range(REDEALS):
+            acts.update(outcomes(st.resample_from_infostate(self.seat,
+                                                            self._redeal_seed(k))))
+        return acts
+
+    def _redeal_seed(self, k: int) -> int:
+        # re-deals depend only on how many events were entered: the same entries give
+        # the same states (resample_from_infostate mixes the seed itself)
+        return len(self.stack) * 10_000 + k
+
+    def _fit(self, st, action):
+        """A world of the viewer's knowledge in which `action` can happen."""
+        for k in range(RESAMPLE_TRIES):
+            world = st.resample_from_infostate(self.seat, self._redeal_seed(1000 + k))
+            legal = ({a for a, _p in world.chance_outcomes()} if world.is_chance_node()
+                     else set(world.legal_actions()))
+            if action in legal:
+                return world
+        raise WebError(f"decision: {ACTION_NAMES[action]!r} does not fit what "
+                       f"{SEATS[self.seat]} knows of the game")
+
+    def decide(self, value=None, text=None):
+        """An offered option (by id or name), or anything in words (`text`, as `ulm apply`
+        takes it: "Red kept a card, discarded Siege and Patrician")."""
+        from ulm.decisions import DecisionError, apply_decision
+        with self.lock:
+            st = self.state
+            mover = st.current_player()
+            nxt = st.clone()
+            if text is not None:
+                if not isinstance(text, str) or not text.strip():
+                    raise WebError(f"text: a decision in words, got {text!r}")
+                try:
+                    apply_decision(nxt, text, self.seat)
+                except DecisionError as exc:
+                    raise WebError(f"text: {exc}") from None
+                name = text.strip()
+            else:
+                opt = _find_decision(value, self.options())
+                name = opt["name"].removeprefix(f"{SEATS[mover]}: ") if mover >= 0 \
+                    else opt["name"]
+                words = (opt["decision"] if isinstance(opt["decision"], str)
+                         else ACTION_NAMES[opt["decision"]])
+                try:
+                    apply_decision(nxt, words, self.seat)
+                except DecisionError:   # offered from a re-deal: play it in such a world
+                    nxt = self._fit(st, opt["decision"])
+                    nxt.apply_action(opt["decision"])
+            self.stack.append(nxt)
+            self.events.append({"seat": _seat_name(mover), "name": name})
+            self.changed()
+
+    def undo(self):
+        with self.lock:
+            if len(self.stack) == 1:
+                raise WebError("undo: nothing entered yet", 409)
+            self.stack.pop()
+            self.events.pop()
+            self.changed()
+
+    def hint_seat(self):
+        seat = super().hint_seat()
+        if seat != self.seat:
+            raise WebError(f"hint: it is {SEATS[seat]}'s turn; hints are for "
+                           f"{SEATS[self.seat]} (the view's player)", 409)
+        return seat
+
+    def to_json(self):
+        with self.lock:
+            out = self.base_json()
+            out["seats"] = [{"seat": SEATS[p], "kind": "you" if p == self.seat else "table"}
+                            for p in range(self.state.num_players())]
+            out["thinking"] = None
+            out["history"] = [dict(e, index=k) for k, e in enumerate(self.events)]
+            out["can_undo"] = len(self.stack) > 1
+            out["can_save"] = self._savable()
+            out["words_hint"] = self.words_hint()
+            return out
+
+    def _savable(self):
+        try:
+            state_to_position_checked(self.state, self.seat)
+            return True
+        except WebError:
+            return False
+
+    def export(self):
+        with self.lock:
+            return "view", state_to_position_checked(self.state, self.seat)
+
+
+CARD_DRAWS = [ACTION_NAMES.index(f"chance: card {c}") for c in CARDS]
+# an opponent's keep of a card looked at: the viewer sees only the discards
+HIDDEN_KEEPS = {a for a, n in enumerate(ACTION_NAMES)
+                if n.startswith("keep ") and not n.startswith("keep coat ")}
+
+
+def state_to_position_checked(state, seat):
+    """The view file of `state`; WebError while the set-up is still being entered."""
+    data = state_to_position(state, seat)
+    try:
+        position_to_state(data, "view")
+    except PositionError:
+        raise WebError("save: the position cannot be saved until the set-up is complete "
+                       "(enter the remaining set-up draws)", 409) from None
+    return data
+
+
+class ReviewSession(Session):
+    """A recorded game, stepped through; annotated by a search at every decision."""
+    mode = "review"
+
+    def __init__(self, server, data: dict):
+        super().__init__(server)
+        self.data = data
+        full = replay(data)
+        self.total = len(full.decisions)
+        self.movers = []
+        rec = GameRecord(full.game.num_players, full.game.variant, full.seed)
+        for a in full.decisions:
+            self.movers.append(rec.state.current_player())
+            rec.apply(a)
+        self.decisions = list(full.decisions)
+        self.index = self.total
+        self.rec = full
+        self.seat = None                 # whose eyes: None shows everything
+        self.annotation = None           # {"seat", "moves": [...]}
+
+    @property
+    def state(self):
+        return self.rec.state
+
+    def viewer(self):
+        return self.seat
+
+    def goto(self, index, seat=None):
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.total:
+            raise WebError(f"index: must be a whole number from 0 to {self.total}, got {index!r}")
+        with self.lock:
+            if seat is not None:
+                self.seat = None if seat == "all" else parse_seat(seat, self.rec.game.num_players,
+                                                                  "as")
+            self.rec = replay(self.data, index)
+            self.index = index
+            self.changed()
+            self.show_annotation()
+
+    def show_annotation(self):
+        """At an annotated decision, the searcher's choice is drawn on the board."""
+        notes = (self.annotation or {}).get("decisions", [])
+        here = next((n for n in notes if n["index"] == self.index), None)
+        if here is not None:
+            self.hint = {"version": self.version, "result": dict(here, kind="annotation",
+                                                                 seat=self.annotation["seat"]),
+                         "highlight": [ACTION_NAMES.index(here["best"])]}
+
+    def options(self):
+        return []
+
+    def undo(self):
+        if self.index == 0:
+            raise WebError("undo: already at the start of the record", 409)
+        self.goto(self.index - 1)
+
+    def decide(self, value):
+        raise WebError("decision: a record under review cannot be changed; "
+                       "step through it instead", 409)
+
+    def to_json(self):
+        with self.lock:
+            out = self.base_json()
+            n = self.rec.game.num_players
+            bots = self.data.get("bots") or []
+            out["seats"] = [{"seat": SEATS[p], "kind": "record",
+                             "spec": bots[p] if p < len(bots) else None} for p in range(n)]
+            out["thinking"] = None
+            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
+                              for k, (a, p) in enumerate(zip(self.decisions, self.movers))]
+            out["index"] = self.index
+            out["total"] = self.total
+            out["can_undo"] = self.index > 0
+            out["annotation"] = self.annotation
+            return out
+
+    def export(self):
+        return "record", self.data
+
+
+# ---------------------------------------------------------------------------
+# The server's registry of games and jobs
+
+class Server:
+    """Games and jobs of one running server, with its limits."""
+
+    def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
+                 max_jobs: int = MAX_RUNNING_JOBS):
+        self.max_seconds = max_seconds
+        self.max_games = max_games
+        self.max_jobs = max_jobs
+        self.games: dict[str, Session] = {}
+        self.jobs: dict[str, Job] = {}
+        self.lock = threading.Lock()
+
+    def add(self, session: Session) -> Session:
+        with self.lock:
+            if len(self.games) >= self.max_games:
+                oldest = min(self.games.values(), key=lambda s: s.touched)
+                del self.games[oldest.id]
+            self.games[session.id] = session
+        return session
+
+    def game(self, game_id: str) -> Session:
+        session = self.games.get(game_id) if isinstance(game_id, str) else None
+        if session is None:
+            raise WebError(f"game: no game {game_id!r} on this server (it may have been "
+                           "closed when the server restarted)", 404)
+        session.touched = time.monotonic()
+        return session
+
+    def job(self, job_id: str) -> Job:
+        job = self.jobs.get(job_id)
+        if job is None:
+            raise WebError(f"job: no search {job_id!r} on this server", 404)
+        return job
+
+    # -- creating games ---------------------------------------------------
+
+    def new_play(self, body: dict) -> Session:
+        seats = body.get("seats")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
+            raise WebError("seats: Ulm is for 2, 3 or 4 players; give a list of 2-4 seats, each "
+                           "'human' or a bot spec")
+        for k, spec in enumerate(seats):
+            if spec != "human":
+                check_bot(spec, self.max_seconds, f"seats[{k}]")
+        session = PlaySession(self, list(seats), _variant(body), _seed(body))
+        self.add(session)
+        session.start_bots()
+        return session
+
+    def new_follow(self, body: dict) -> Session:
+        view = body.get("view")
+        if view is not None:
+            if not isinstance(view, dict):
+                raise WebError("view: must be a position file (a JSON object)")
+            _no_paths(view, "view")
+            try:
+                state, seat = position_to_state(view, "view")
+            except PositionError as exc:
+                raise WebError(f"view: {exc}") from None
+            if view.get("kind") != "view":
+                raise WebError("view: kind: a followed game starts from one player's view "
+                               "('kind': 'view'); write one with `ulm new --as SEAT`")
+            return self.add(FollowSession(self, state, seat))
+        players = body.get("players")
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise WebError(f"players: must be 2, 3 or 4, got {players!r}")
+        seat = parse_seat(body.get("seat"), players, "seat")
+        game = Game(players=players, variant=_variant(body))
+        return self.add(FollowSession(self, game.new_initial_state(), seat))
+
+    def new_review(self, body: dict) -> Session:
+        record = body.get("record")
+        if not isinstance(record, dict):
+            raise WebError("record: must be a game record (a JSON object with "
+                           "\"format\": \"ulm-record/1\")")
+        _no_paths(record, "record")
+        try:
+            replay(record)
+        except RecordError as exc:
+            raise WebError(f"record: {exc}") from None
+        return self.add(ReviewSession(self, record))
+
+    # -- searches -----------------------------------------------------------
+
+    def start_job(self, job: Job, work) -> Job:
+        with self.lock:
+            running = sum(1 for j in self.jobs.values() if j.status == "running")
+            if running >= self.max_jobs:
+                raise WebError(f"search: {running} searches are running already; wait for one "
+                               "or cancel it", 429)
+            self.jobs[job.id] = job
+            if len(self.jobs) > 4 * self.max_games:
+                for old in [j for j in self.jobs.values() if j.status != "running"][:50]:
+                    del self.jobs[old.id]
+
+        def run():
+            try:
+                job.result = work(job)
+                job.status = "done"
+                job.done = 1.0
+            except Cancelled:
+                job.status = "cancelled"
+            except WebError as exc:
+                job.status, job.error = "failed", str(exc)
+            except Exception as exc:  # reported to the page, not as a traceback
+                job.status, job.error = "failed", f"search failed: {exc}"
+
+        job.thread = threading.Thread(target=run, daemon=True, name=f"job-{job.id}")
+        job.thread.start()
+        return job
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Stop every search and bot and wait for their threads (the server is ending:
+        no thread may still run, e.g. when the process later forks)."""
+        with self.lock:
+            jobs = list(self.jobs.values())
+            games = list(self.games.values())
+        for job in jobs:
+            job.cancel_event.set()
+        runners = []
+        for game in games:
+            if isinstance(game, PlaySession):
+                with game.lock:
+                    game.stopped = True
+                    runners.append(game.runner)
+        deadline = time.monotonic() + timeout
+        for thread in [j.thread for j in jobs] + runners:
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
+
+    def hint(self, session: Session, seconds) -> Job:
+        seconds = check_seconds(seconds, self.max_seconds)
+        with session.lock:
+            seat = session.hint_seat()
+            state = session.search_state()
+            version = session.version
+        job = Job("hint", session.id, seconds)
+
+        def work(job):
+            result = run_search(state, seconds, job, seed=version)
+            advice = advice_json(result, state, seat)
+            with session.lock:
+                if session.version == version:
+                    session.hint = {"version": version, "result": advice,
+                                    "highlight": [s["action"] for s in advice["line"]]}
+            return advice
+        return self.start_job(job, work)
+
+    def annotate(self, session: Session, seat, seconds) -> Job:
+        """mcts.annotate over a record under review, `seconds` a decision."""
+        if not isinstance(session, ReviewSession):
+            raise WebError("annotate: only a record under review can be annotated", 409)
+        n = session.rec.game.num_players
+        seat = parse_seat(seat, n, "seat")
+        per = check_seconds(seconds, self.max_seconds, "seconds")
+        moves = sum(1 for p in session.movers if p == seat)
+        if not moves:
+            raise WebError(f"seat: {SEATS[seat]} made no decision in this record")
+        # a rarely tried decision gets a second search of its own: at most twice the time
+        job = Job("annotate", session.id, 2 * per * moves)
+        data = session.data
+
+        def work(job):
+            from mcts.annotate import annotate
+            report = annotate(data, seat, time=per,
+                              progress=lambda done, total: job.progress(done / total))
+            out = report.to_dict()
+            out["seat"] = SEATS[seat]
+            with session.lock:
+                session.annotation = out
+                session.changed()
+                session.show_annotation()
+            return out
+        return self.start_job(job, work)
+
+
+def _variant(body):
+    variant = body.get("variant", "basic")
+    if variant not in VARIANTS:
+        raise WebError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+    return variant
+
+
+def _seed(body):
+    seed = body.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+    return seed
+
+
+def _no_paths(data: dict, field: str):
+    """Uploaded files may not name files on the server (a board table by path)."""
+    if "board" in data:
+        raise WebError(f"{field}: board: this server does not read files named in an upload; "
+                       "use a file without 'board' (the default board table)")
+
+
+# ---------------------------------------------------------------------------
+# Search helpers
+
+def run_search(state, seconds: float, job: Job, seed: int = 0):
+    """One time-limited search reporting its progress to `job` (and stopped by it)."""
+    def progress(done, elapsed):
+        job.progress(min(elapsed / seconds, 1.0), done)
+    return search(state, time=seconds, seed=seed, progress=progress)
+
+
+def advice_json(result, state, seat: int, top: int = 6) -> dict:
+    line = result.principal_line()
+    return {
+        "seat": SEATS[seat],
+        "best": label(result.best_action),
+        "line": [{"action": s.action, "name": label(s.action), "share": round(s.share, 3),
+                  "chance_after": s.chance_after} for s in line],
+        "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
+                          "share": round(a.share, 3),
+                          "win": round(a.win_probability[seat], 4)}
+                         for a in result.actions[:top]],
+        "win_probability": {SEATS[p]: round(w, 4) for p, w in enumerate(result.win_probability)},
+        "expected_score": {SEATS[p]: round(s, 2) for p, s in enumerate(result.expected_score)},
+        "iterations": result.iterations, "seconds": round(result.seconds, 2),
+    }

@@ -1,0 +1,453 @@
+// The page of `ulm serve`: plain JS, no build step. The server holds every game;
+// this page shows what /api/games/{id} returns and sends decisions by id.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const SEATS = ["Red", "Blue", "Green", "Yellow"];
+const BOT_EXAMPLES = ["human", "ismcts:iterations=2000", "ismcts:time=2", "greedy", "random"];
+
+let game = null;          // the last game JSON from the server
+let job = null;           // the running search (hint or annotation)
+let pollTimer = null;
+let info = {max_seconds: 30};
+
+// ---------------------------------------------------------------- server calls
+async function api(method, path, body) {
+  const opts = {method, headers: {}};
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function say(text, kind) {
+  const el = $("#status");
+  el.textContent = text || "";
+  el.className = kind || "";
+}
+
+async function call(fn) {
+  try { say(""); await fn(); }
+  catch (e) { say(e.message, "error"); }
+}
+
+// ---------------------------------------------------------------- set-up forms
+function showSetup(mode) {
+  stopPolling();
+  game = null;
+  $("#game").hidden = true;
+  $("#setup").hidden = false;
+  for (const f of document.querySelectorAll(".setup-form")) f.hidden = f.dataset.mode !== mode;
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.mode === mode);
+  history.replaceState(null, "", `/?mode=${mode}`);
+  localStorage.removeItem("ulm-game");
+}
+
+function seatRows() {
+  const form = $("#form-play");
+  const n = +form.players.value;
+  const box = $("#seat-rows");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.innerHTML = "";
+  for (let p = 0; p < n; p++) {
+    const row = document.createElement("label");
+    row.className = "seat-row";
+    row.innerHTML = `<span class="seat-dot seat-${SEATS[p]}"></span>${SEATS[p]}
+      <input name="seat${p}" list="bot-specs" value="${old[p] || (p === 0 ? "human" : "ismcts:iterations=2000")}">`;
+    box.appendChild(row);
+  }
+}
+
+function followSeats() {
+  const form = $("#form-follow");
+  const sel = form.seat;
+  const keep = sel.value;
+  sel.innerHTML = SEATS.slice(0, +form.players.value).map((s) => `<option>${s}</option>`).join("");
+  if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+}
+
+async function startPlay(ev) {
+  ev.preventDefault();
+  const form = $("#form-play");
+  const n = +form.players.value;
+  const seats = [];
+  for (let p = 0; p < n; p++) seats.push(form[`seat${p}`].value.trim());
+  await call(async () => open(await api("POST", "/api/games", {
+    mode: "play", seats, variant: form.variant.value, seed: +form.seed.value || 0})));
+}
+
+async function startFollow(ev) {
+  ev.preventDefault();
+  const form = $("#form-follow");
+  await call(async () => open(await api("POST", "/api/games", {
+    mode: "follow", players: +form.players.value, seat: form.seat.value, variant: form.variant.value})));
+}
+
+function readFile(input) {
+  return new Promise((resolve, reject) => {
+    const file = input.files[0];
+    if (!file) return reject(new Error("no file chosen"));
+    if (file.size > (info.max_upload || 2e6)) return reject(new Error(`upload: ${file.name} is larger than the server accepts`));
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(new Error(`cannot read ${file.name}`));
+    r.readAsText(file);
+  });
+}
+
+async function upload(input, mode, key) {
+  await call(async () => {
+    const text = await readFile(input);
+    let data;
+    try { data = JSON.parse(text); } catch (e) { throw new Error(`${input.files[0].name}: not valid JSON (${e.message})`); }
+    input.value = "";
+    open(await api("POST", "/api/games", {mode, [key]: data}));
+  });
+}
+
+// ---------------------------------------------------------------- showing a game
+function open(g) {
+  game = g;
+  history.replaceState(null, "", `/?game=${g.id}`);
+  localStorage.setItem("ulm-game", g.id);
+  $("#setup").hidden = true;
+  $("#game").hidden = false;
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.mode === g.mode);
+  render();
+}
+
+function pct(x) { return `${(100 * x).toFixed(1)}%`; }
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+}
+
+function render() {
+  const g = game;
+  // the board, with its clickable targets
+  $("#board").innerHTML = g.svg;
+  const svg = $("#board svg");
+  if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
+  wireTargets();
+
+  // summary
+  const seats = g.seats.map((s) => {
+    const who = s.kind === "human" ? "you" : s.kind === "bot" ? esc(s.spec) : s.kind === "you" ? "you" : s.spec ? esc(s.spec) : "";
+    const mark = g.to_move === s.seat ? " to-move" : "";
+    return `<li class="seat${mark}"><span class="seat-dot seat-${s.seat}"></span><b>${s.seat}</b>
+      <span class="who">${who}</span><span class="score">${g.scores[s.seat]} VP</span></li>`;
+  }).join("");
+  let head;
+  if (g.terminal) head = `Game over — ${g.winners.length > 1 ? "shared win" : "winner"}: ${g.winners.join(", ")}`;
+  else if (g.to_move === "chance") head = g.mode === "follow" ? `Round ${g.round}: enter what was drawn` : `Round ${g.round}: drawing…`;
+  else head = `Round ${g.round} — <span class="seat-dot seat-${g.to_move}"></span>${g.to_move} to move`;
+  const modeName = {play: "Playing", follow: `Following as ${g.viewer}`, review: "Reviewing a record"}[g.mode];
+  $("#summary").innerHTML = `<div class="mode">${modeName}</div><h2>${head}</h2><ul class="seats">${seats}</ul>`;
+
+  // a bot thinking
+  const th = g.thinking;
+  $("#thinking").hidden = !th;
+  if (th) $("#thinking-text").textContent = th.error ? `${th.seat}: ${th.error}` : `${th.seat} (${th.spec}) is thinking… ${th.seconds.toFixed(1)} s`;
+
+  // decisions
+  const box = $("#decisions");
+  box.innerHTML = "";
+  $("#decisions-box").hidden = g.mode === "review";
+  $("#decisions-title").textContent = g.options.length
+    ? (g.to_move === "chance" ? "What was drawn?" : g.mode === "follow" && g.to_move !== g.viewer ? `What did ${g.to_move} do?` : "Your decisions")
+    : "Decisions";
+  if (!g.options.length) {
+    box.innerHTML = `<p class="note">${g.terminal ? "The game is over." : g.thinking ? "Waiting for the bot…" : "Nothing to decide now."}</p>`;
+  }
+  for (const opt of g.options) {
+    const b = document.createElement("button");
+    b.className = "decision" + (opt.target ? " on-board" : "");
+    b.textContent = opt.name;
+    b.dataset.decision = opt.decision;
+    b.title = opt.target ? "also clickable on the board" : "";
+    b.onclick = () => decide(opt.decision);
+    box.appendChild(b);
+  }
+
+  $("#words").hidden = g.mode !== "follow" || g.terminal;
+  if (g.words_hint) box.insertAdjacentHTML("afterbegin", `<p class="note words-hint">${esc(g.words_hint)}</p>`);
+
+  // hint
+  const canHint = !g.terminal && g.to_move !== "chance" &&
+    (g.mode === "review" || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
+  $("#hint").disabled = !canHint || !!job;
+  showAdvice(g.hint);
+
+  // review
+  $("#review-controls").hidden = g.mode !== "review";
+  if (g.mode === "review") renderReview();
+
+  // history
+  $("#undo").disabled = !g.can_undo;
+  $("#undo").textContent = g.mode === "review" ? "Back" : "Undo";
+  $("#download").textContent = g.mode === "follow" ? "Save view" : "Save record";
+  $("#download").disabled = g.mode === "follow" && !g.can_save;
+  const hist = $("#history");
+  hist.innerHTML = g.history.map((h) => {
+    const cur = g.mode === "review" && h.index === g.index ? " current" : "";
+    return `<li class="h${cur}" data-index="${h.index}" value="${h.index + 1}"><span class="seat-dot seat-${h.seat}"></span>${esc(h.name)}</li>`;
+  }).join("");
+  if (g.mode === "review") {
+    for (const li of hist.querySelectorAll("li")) li.onclick = () => goto(+li.dataset.index);
+    const cur = hist.querySelector(".current");
+    if (cur) cur.scrollIntoView({block: "nearest"});
+  } else {
+    hist.scrollTop = hist.scrollHeight;
+  }
+
+  const botToMove = g.seats.some((s) => s.seat === g.to_move && s.kind === "bot");
+  if (g.thinking || job || (botToMove && !g.terminal)) startPolling(); else stopPolling();
+}
+
+// The interactive SVG marks the targets of the legal decisions with class "target"
+// and their ids in data-actions; keep those the page offers, and act on a click.
+function wireTargets() {
+  const offered = new Map(game.options.map((o) => [String(o.decision), o]));
+  for (const el of document.querySelectorAll("#board .target")) {
+    const opts = (el.dataset.actions || "").split(/[ ,]+/).filter((a) => offered.has(a)).map((a) => offered.get(a));
+    if (!opts.length) { el.classList.remove("target"); continue; }
+    el.classList.add("clickable");
+    el.addEventListener("click", (ev) => {
+      ev.stopPropagation();
+      if (opts.length === 1) decide(opts[0].decision);
+      else showMenu(ev, opts);
+    });
+  }
+}
+
+function showMenu(ev, opts) {
+  const menu = $("#menu");
+  menu.innerHTML = "";
+  for (const o of opts) {
+    const b = document.createElement("button");
+    b.textContent = o.name;
+    b.dataset.decision = o.decision;
+    b.onclick = () => { menu.hidden = true; decide(o.decision); };
+    menu.appendChild(b);
+  }
+  const wrap = $("#board-wrap").getBoundingClientRect();
+  menu.style.left = `${ev.clientX - wrap.left + 8}px`;
+  menu.style.top = `${ev.clientY - wrap.top + 8}px`;
+  menu.hidden = false;
+}
+document.addEventListener("click", () => { $("#menu").hidden = true; });
+
+async function decide(decision) {
+  await call(async () => { game = await api("POST", `/api/games/${game.id}/decide`, {decision}); render(); });
+}
+
+async function enterWords(ev) {
+  ev.preventDefault();
+  const text = $("#words-text").value.trim();
+  if (!text) return;
+  await call(async () => {
+    game = await api("POST", `/api/games/${game.id}/decide`, {text});
+    $("#words-text").value = "";
+    render();
+  });
+}
+
+async function undo() {
+  await call(async () => { game = await api("POST", `/api/games/${game.id}/undo`); render(); });
+}
+
+async function refresh() {
+  game = await api("GET", `/api/games/${game.id}`);
+  render();
+}
+
+// ---------------------------------------------------------------- polling
+function startPolling() {
+  if (pollTimer) return;
+  pollTimer = setInterval(poll, 400);
+}
+function stopPolling() {
+  if (pollTimer) clearInterval(pollTimer);
+  pollTimer = null;
+}
+async function poll() {
+  try {
+    if (job) {
+      job = await api("GET", `/api/jobs/${job.id}`);
+      showProgress();
+      if (job.status !== "running") {
+        const finished = job;
+        job = null;
+        showProgress();
+        if (finished.status === "failed") say(finished.error, "error");
+        else if (finished.status === "cancelled") say("Search cancelled.");
+        else say(finished.kind === "hint" ? "" : "Annotation done.");
+      }
+    }
+    if (game) await refresh();
+  } catch (e) { say(e.message, "error"); stopPolling(); }
+}
+
+// ---------------------------------------------------------------- advice
+async function hint() {
+  const seconds = +$("#hint-seconds").value;
+  await call(async () => {
+    job = await api("POST", `/api/games/${game.id}/hint`, {seconds});
+    showProgress();
+    startPolling();
+  });
+}
+
+async function cancel() {
+  if (!job) return;
+  await call(async () => { await api("DELETE", `/api/jobs/${job.id}`); });
+}
+
+function showProgress() {
+  const running = job && job.status === "running";
+  $("#progress").hidden = !running;
+  $("#cancel").hidden = !running;
+  $("#hint").disabled = running || !game;
+  $("#annotate").disabled = !!running;
+  if (running) {
+    $("#progress-bar").style.width = `${(100 * job.progress).toFixed(0)}%`;
+    $("#progress").title = `${job.kind}: ${job.iterations.toLocaleString()} iterations, ${job.elapsed.toFixed(1)} s`;
+    say(`${job.kind === "hint" ? "Searching" : "Annotating"}… ${job.iterations.toLocaleString()} iterations`, "busy");
+  }
+}
+
+function showAdvice(h) {
+  const box = $("#advice");
+  if (!h) { box.innerHTML = ""; return; }
+  if (h.kind === "annotation") {   // a decision of an annotated record
+    const played = h.played_win === null ? "not tried by the searcher" : pct(h.played_win);
+    const verdict = h.loss === null ? "" : h.loss === 0 ? "It is the searcher's choice too." : `It gives away ${pct(h.loss)}.`;
+    box.innerHTML = `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
+      <table class="alts"><tr><th></th><th>decision</th><th>win</th></tr>
+      <tr><td>searcher</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td></tr>
+      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${played}</td></tr></table>
+      <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The searcher's choice is drawn on the board; “Hint” searches this position again.</p>`;
+    return;
+  }
+  const line = h.line.map((s, i) => `<li><b>${esc(s.name)}</b>${s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
+  const alts = h.alternatives.map((a) => `<tr><td>${esc(a.name)}</td><td class="num">${pct(a.share)}</td>
+    <td class="num"><span class="bar" style="width:${(60 * a.win).toFixed(0)}px"></span>${pct(a.win)}</td></tr>`).join("");
+  const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
+    <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
+  box.innerHTML = `<h3>Advice for ${h.seat}</h3>
+    <ol class="line">${line}</ol>
+    <table class="alts"><tr><th>first decision</th><th>share</th><th>win</th></tr>${alts}</table>
+    <table class="who"><tr><th></th><th>win</th><th>expected</th></tr>${who}</table>
+    <p class="note">${h.iterations.toLocaleString()} iterations in ${h.seconds} s. “Share”: how much of the search went to that decision; “win”: the chance of winning after it.</p>`;
+}
+
+// ---------------------------------------------------------------- review
+async function goto(index, as) {
+  await call(async () => {
+    const body = {index};
+    if (as !== undefined) body.as = as;
+    game = await api("POST", `/api/games/${game.id}/goto`, body);
+    render();
+  });
+}
+
+function renderReview() {
+  const g = game;
+  $("#rv-pos").textContent = `${g.index} of ${g.total} played`;
+  const slider = $("#rv-slider");
+  slider.max = g.total;
+  slider.value = g.index;
+  const asSel = $("#rv-as");
+  const want = g.viewer || "all";
+  if (asSel.options.length !== g.players + 1) {
+    asSel.innerHTML = `<option value="all">everyone (all cards)</option>` +
+      SEATS.slice(0, g.players).map((s) => `<option>${s}</option>`).join("");
+    $("#an-seat").innerHTML = SEATS.slice(0, g.players).map((s) => `<option>${s}</option>`).join("");
+  }
+  asSel.value = want;
+  drawPlot();
+}
+
+function drawPlot() {
+  const a = game.annotation;
+  const box = $("#plot");
+  const note = $("#annotation-note");
+  if (!a || !a.decisions.length) { box.innerHTML = ""; note.textContent = "Annotate to see a seat's win probability over the game and its biggest mistakes."; return; }
+  const W = 360, H = 140, L = 30, B = 18, T = 8;
+  const x = (k) => L + (W - L - 6) * k / Math.max(game.total, 1);
+  const y = (p) => T + (H - T - B) * (1 - p);
+  const notes = a.decisions;
+  const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
+  const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
+  const dots = notes.map((n, i) => {
+    const bad = (n.loss || 0) >= 0.1 ? " mistake" : "";
+    const played = n.played_win === null ? "not tried by the searcher" : pct(n.played_win);
+    return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); searcher: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
+  }).join("");
+  const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
+  const cur = `<line x1="${x(game.index)}" x2="${x(game.index)}" y1="${T}" y2="${H - B}" class="cursor"/>`;
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}<path d="${path}" class="curve"/>${dots}
+    <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
+  for (const c of box.querySelectorAll("circle")) c.onclick = () => goto(+c.dataset.index);
+  const worst = a.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k));
+  note.innerHTML = `${a.seat}'s win probability before each of its decisions; red dots give away 10 points or more. ` +
+    (worst.length ? "Biggest mistakes: " + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : "No mistakes found.");
+  for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(+l.dataset.index); };
+}
+
+async function annotate() {
+  await call(async () => {
+    job = await api("POST", `/api/games/${game.id}/annotate`, {seat: $("#an-seat").value, seconds: +$("#an-seconds").value});
+    showProgress();
+    startPolling();
+  });
+}
+
+// ---------------------------------------------------------------- start
+async function main() {
+  const list = document.createElement("datalist");
+  list.id = "bot-specs";
+  list.innerHTML = BOT_EXAMPLES.map((s) => `<option value="${s}">`).join("");
+  document.body.appendChild(list);
+  try { info = await api("GET", "/api/info"); } catch (e) { /* the defaults */ }
+  for (const opt of $("#hint-seconds").options) opt.disabled = +opt.value > info.max_seconds;
+
+  $("#form-play").players.onchange = seatRows;
+  $("#form-play").onsubmit = startPlay;
+  $("#form-follow").players.onchange = followSeats;
+  $("#form-follow").onsubmit = startFollow;
+  $("#upload-view").onchange = (ev) => upload(ev.target, "follow", "view");
+  $("#upload-record").onchange = (ev) => upload(ev.target, "review", "record");
+  for (const t of document.querySelectorAll(".tab")) t.onclick = () => showSetup(t.dataset.mode);
+  $("#undo").onclick = () => (game.mode === "review" ? goto(game.index - 1) : undo());
+  $("#download").onclick = () => { window.location = `/api/games/${game.id}/download`; };
+  $("#new-game").onclick = () => showSetup(game ? game.mode : "play");
+  $("#hint").onclick = hint;
+  $("#words").onsubmit = enterWords;
+  $("#cancel").onclick = cancel;
+  $("#annotate").onclick = annotate;
+  $("#rv-first").onclick = () => goto(0);
+  $("#rv-prev").onclick = () => goto(Math.max(game.index - 1, 0));
+  $("#rv-next").onclick = () => goto(Math.min(game.index + 1, game.total));
+  $("#rv-last").onclick = () => goto(game.total);
+  $("#rv-slider").onchange = (ev) => goto(+ev.target.value);
+  $("#rv-as").onchange = (ev) => goto(game.index, ev.target.value);
+  seatRows();
+  followSeats();
+
+  // a reload finds the game again: its id is in the address (or remembered)
+  const params = new URLSearchParams(location.search);
+  const id = params.get("game") || (params.get("mode") ? null : localStorage.getItem("ulm-game"));
+  if (id) {
+    try { open(await api("GET", `/api/games/${id}`)); return; }
+    catch (e) { say(e.message, "error"); }
+  }
+  showSetup(params.get("mode") || "play");
+}
+
+main();

@@ -1,0 +1,258 @@
+"""The board as a picture (ulm/picture.py): one SVG element per board object,
+drawn from the board table, highlights of a suggested turn, clickable targets,
+and the PNG."""
+import json
+import struct
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import ulm
+from ulm import ACTION_NAMES
+from ulm._fastcore import PUSH_ENTRIES
+from ulm.picture import action_target, board_png, board_svg
+from ulm.positions import position_to_state, state_to_position
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def elements(svg: str, cls: str) -> list:
+    root = ET.fromstring(svg)
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def known_position() -> dict:
+    """The 4-player mid-game example with these cards in hands, in front and discarded
+    (the example's own cards go back to the draw pile first)."""
+    data = json.loads((EXAMPLES / "midgame-4p.json").read_text())
+    pile = data["draw pile"]
+    for p in data["players"]:
+        pile += p["hand"] + p["in front"]
+        p["hand"], p["in front"] = [], []
+    pile += data["discard pile"]
+    take = lambda name: pile.remove(name) or name  # noqa: E731
+    data["players"][0]["hand"] = [take("Siege"), take("Nave I")]
+    data["players"][1]["hand"] = [take("Patrician")]
+    data["players"][0]["in front"] = [take("Works of Art V")]
+    data["players"][2]["in front"] = [take("Choir II")]
+    data["discard pile"] = [take("Ulm Sparrow"), take("Fustian I")]
+    for p in data["players"]:                          # vp by source must stay consistent
+        p.pop("vp", None)
+    return data
+
+
+def test_svg_has_one_element_per_board_object():
+    data = known_position()
+    state, _ = position_to_state(data)
+    svg = board_svg(state)
+    ET.fromstring(svg)  # a well-formed XML document
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    count = lambda cls: len(elements(svg, cls))  # noqa: E731
+    assert count("cell") == 9
+    assert count("outer") == 12
+    assert count("entry") == 12
+    assert count("side") == 4
+    assert count("dock") == 5
+    assert count("river-space") == 22
+    assert count("quarter") == 8
+    assert count("barge") == 4
+    assert count("player") == 4
+    assert count("bag") == 1
+    assert count("supply") == 4 * 5
+    assert count("tower") == 0                         # basic game
+    seals_in_quarters = sum(sum(p["seals"].values()) for p in data["players"])
+    marked = sum(len(p["coats"]) - len(p.get("unmarked coats", [])) for p in data["players"])
+    seals = elements(svg, "seal")
+    assert len([e for e in seals if e.get("data-quarter")]) == seals_in_quarters
+    assert len([e for e in seals if e.get("data-outer")]) == marked
+    owned = sum(len(p["descendants"]) for p in data["players"])
+    assert count("descendant") == len(data["descendants on board"]) + owned == 4 + owned
+    cards = {(e.get("data-card"), e.get("data-place"), e.get("data-seat"))
+             for e in elements(svg, "card")}
+    assert cards == {("Siege", "hand", "Red"), ("Nave I", "hand", "Red"),
+                     ("Patrician", "hand", "Blue"), ("Works of Art V", "front", "Red"),
+                     ("Choir II", "front", "Green"), ("Ulm Sparrow", "discard", None),
+                     ("Fustian I", "discard", None)}
+    # the values drawn are the position's
+    cells = {int(e.get("data-cell")): e.get("data-colour") for e in elements(svg, "cell")}
+    assert [cells[i] for i in range(9)] == [c for row in data["grid"] for c in row]
+    barges = {e.get("data-seat"): int(e.get("data-index")) for e in elements(svg, "barge")}
+    assert barges == {p["name"]: p["barge"] for p in data["players"]}
+
+
+def test_view_hides_opponents_hands_and_shows_its_own():
+    state, _ = position_to_state(known_position())
+    svg = board_svg(state, viewer=1)                   # Blue's view
+    cards = {(e.get("data-card"), e.get("data-place")) for e in elements(svg, "card")}
+    assert ("Patrician", "hand") in cards
+    assert ("Siege", "hand") not in cards and ("Nave I", "hand") not in cards
+    backs = [e.get("data-seat") for e in elements(svg, "card-back")]
+    assert backs == ["Red", "Red"]
+    assert "view of Blue" in svg
+
+
+def test_advanced_game_draws_tower_tiles():
+    state, _ = position_to_state(json.loads((EXAMPLES / "advanced-3p-view.json").read_text()))
+    pos = state_to_position(state, 1)
+    svg = board_svg(state, viewer=1)
+    roles = {e.get("data-role"): e.get("data-tile") for e in elements(svg, "tower")
+             if e.get("data-role") != "past"}
+    assert roles == {"current": pos["tower"]["current"], "next": pos["tower"]["next"]}
+    past = [e.get("data-tile") for e in elements(svg, "tower") if e.get("data-role") == "past"]
+    assert past == pos["tower"]["past"]
+
+
+def test_replaced_board_file_changes_the_picture(tmp_path):
+    table = json.loads((ROOT / "ulm" / "data" / "board.json").read_text())
+    table["river"]["values"] = list(range(-10, 0)) + list(range(0, 12))
+    table["river"]["bonus"] = {"3": "coin", "12": "card"}
+    table["quarters"]["Leaning House"]["river"] = [0, 2]
+    table["quarters"]["Oath House"]["river"] = [3, 10]
+    table["quarters"]["Tillage"]["seal spaces"] = 6
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(table))
+    state = ulm.Game(players=2, board=str(path)).new_game(seed=3)
+    svg = board_svg(state)
+    values = [int(e.get("data-value")) for e in
+              sorted(elements(svg, "river-space"), key=lambda e: int(e.get("data-index")))]
+    assert values == table["river"]["values"]
+    bonus = {int(e.get("data-index")): e.get("data-bonus") for e in elements(svg, "river-space")
+             if e.get("data-bonus")}
+    assert bonus == {3: "coin", 12: "card"}
+    assert len(elements(svg, "bridge")) == 0             # no space goes from - to +
+    spaces = [e.get("data-quarter") for e in elements(svg, "seal-space")]
+    assert spaces.count("Tillage") == 6 and spaces.count("Garden") == 4
+    # the quarters' widths follow their river ranges
+    default = board_svg(ulm.Game(players=2).new_game(seed=3))
+
+    def width(svg_text, name):
+        quarter = next(e for e in elements(svg_text, "quarter") if e.get("data-quarter") == name)
+        return float(quarter.find(f"{NS}rect").get("width"))
+    assert width(svg, "Leaning House") < width(default, "Leaning House")
+    assert width(svg, "Oath House") > width(default, "Oath House")
+    assert len(elements(default, "bridge")) == 1
+
+
+def test_action_targets_of_a_push_position():
+    state, seat = position_to_state(json.loads((EXAMPLES / "push-4p-view.json").read_text()))
+    expected = {}
+    for a in state.legal_actions():
+        name = ACTION_NAMES[a]
+        if name.startswith("push "):                   # entries in the order of the names
+            key = ("entry", str(PUSH_ENTRIES.index(name[5:])))
+        elif name.startswith("joker: take "):
+            key = ("dock", name.split()[2])
+        elif name.startswith("play "):
+            key = ("card", name[5:].rsplit(" (", 1)[0])
+        else:
+            continue
+        assert action_target(state, a) == {"kind": key[0], "value": int(key[1])
+                                           if key[0] == "entry" else key[1]}
+        expected.setdefault(key, []).append(str(a))
+    assert any(k[0] == "entry" for k in expected)
+    assert action_target(state, ulm.State.string_to_action("push row 1 from left")) == {
+        "kind": "entry", "value": 0}
+    assert action_target(state, ulm.State.string_to_action("push column 1 from bottom")) == {
+        "kind": "entry", "value": 9}
+    svg = board_svg(state, viewer=seat, interactive=True)
+    targets = {(e.get("class").split()[0], e.get("data-entry") or e.get("data-colour")
+                or e.get("data-card")): e.get("data-actions").split()
+               for e in elements(svg, "target")}
+    assert targets == expected
+    # not interactive: nothing is marked
+    assert not elements(board_svg(state, viewer=seat), "target")
+
+
+@pytest.mark.parametrize("name,kind,value", [
+    ("clear top", "side", "top"), ("seal in Town Hall", "quarter", "Town Hall"),
+    ("seal in Garden with City Wall", "quarter", "Garden"), ("play Siege (upper)", "card", "Siege"),
+    ("play Nave I (lower)", "card", "Nave I"), ("take Abbot", "descendant", "Abbot"),
+    ("take white from the docks", "dock", "white"), ("keep coat S-1", "coat", "S-1"),
+    ("take Siege from the discard pile", "card", "Siege"), ("take outer tile 4", "outer", 4),
+    ("draw", "bag", "bag"), ("end turn", None, None), ("money", None, None),
+    ("amount 2", None, None), ("chance: tile white", None, None)])
+def test_action_target_names(name, kind, value):
+    state = ulm.Game(players=2).new_game(seed=1)
+    target = action_target(state, ulm.State.string_to_action(name))
+    assert (target and target["kind"], target and target["value"]) == (kind, value)
+
+
+def test_river_step_target_skips_occupied_spaces_R_RIVER_1():
+    state = ulm.Game(players=3).new_game(seed=1)
+    raw = state.raw()
+    raw["players"][0]["barge"], raw["players"][1]["barge"], raw["players"][2]["barge"] = 4, 5, 6
+    state.set_raw(raw)
+    assert action_target(state, ulm.State.string_to_action("river step")) == {
+        "kind": "river-space", "value": 7}
+    assert action_target(state, ulm.State.string_to_action("move barge 2")) == {
+        "kind": "river-space", "value": 8}
+
+
+def test_highlight_draws_the_suggested_turn():
+    state, seat = position_to_state(json.loads((EXAMPLES / "push-4p-view.json").read_text()))
+    line = [ulm.State.string_to_action(n) for n in
+            ("joker: take white from the docks", "push column 1 from top", "river step",
+             "clear right", "end turn")]
+    svg = board_svg(state, viewer=seat, highlight=line)
+    layer = elements(svg, "highlight")
+    assert len(layer) == 1
+    texts = "".join(layer[0].itertext()) + "".join(elements(svg, "highlight-caption")[0].itertext())
+    for i, n in enumerate(("joker: take white from the docks", "push column 1 from top",
+                           "river step", "clear right", "end turn"), 1):
+        assert f"{i}. {n}" in texts
+    # four decisions have a place on the board: four numbered marks (end turn has none)
+    marks = [e for e in layer[0].iter(f"{NS}circle")]
+    assert len(marks) == 4
+    assert svg.count("url(#arrowhead)") == 1            # the river step as an arrow
+
+
+def test_png_is_written(tmp_path):
+    state, _ = position_to_state(known_position())
+    out = tmp_path / "board.png"
+    board_png(state, out, viewer=0)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1300, pytest.approx(1154, abs=60))
+    assert len(data) > 20_000                          # a drawn picture, not an empty one
+    assert not list(tmp_path.glob(".board.png.*"))     # no temporary file left behind
+
+
+@pytest.mark.parametrize("players,variant,seed", [(4, "advanced", 1), (3, "basic", 2)])
+def test_every_position_of_a_game_draws(players, variant, seed):
+    """Random games: every few decisions the full picture and a view parse, show every
+    visible card once, and the interactive targets are exactly the legal decisions that
+    have a place on the board."""
+    import random
+    rng = random.Random(seed)
+    state = ulm.Game(players=players, variant=variant).new_game(seed)
+    step = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome())
+            continue
+        step += 1
+        if step % 7 == 0:
+            viewer = step % players
+            pos = state_to_position(state, viewer)
+            svg = board_svg(state, viewer=viewer, interactive=True)
+            seen = [e.get("data-card") for e in elements(svg, "card")]
+            visible = (pos["discard pile"] + [c for p in pos["players"] for c in p["in front"]]
+                       + pos["players"][viewer]["hand"]
+                       + (pos.get("looked at", {}).get("cards", [])
+                          if isinstance(pos.get("looked at", {}).get("cards", []), list) else []))
+            assert sorted(seen) == sorted(visible)
+            assert len(elements(svg, "card-back")) == sum(
+                p.get("hand size", 0) for p in pos["players"])
+            marked = {int(a) for e in elements(svg, "target") for a in e.get("data-actions").split()}
+            with_place = {a for a in state.legal_actions() if action_target(state, a)}
+            # an element can be missing only when hidden from the viewer (e.g. another's card)
+            assert marked <= with_place
+            if state.current_player() == viewer:
+                assert marked == with_place, [ACTION_NAMES[a] for a in with_place - marked]
+            ET.fromstring(board_svg(state))
+        state.apply_action(rng.choice(state.legal_actions()))
+    ET.fromstring(board_svg(state))                  # the end of the game draws too

@@ -1,0 +1,314 @@
+"""`ulm serve` in a real browser: Debian's Chromium driven by Playwright.
+
+The server runs in a thread on a free localhost port (uvicorn, the same app as
+`ulm serve`); nothing is downloaded: Chromium is /usr/bin/chromium (installed
+by .ci/run). Each mode's screenshot is written to serve-*.png in the folder
+ULM_SCREENSHOTS names (`ULM_SCREENSHOTS=docs/images` refreshes the pictures of
+the docs), or else to the test's own temporary folder, so a test run leaves
+the working tree as it was.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import os
+
+import pytest
+import uvicorn
+
+from cli.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where the screenshots go (checked below to be real PNGs)."""
+    folder = os.environ.get("ULM_SCREENSHOTS")
+    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(max_seconds=10), host="127.0.0.1", port=port,
+                            log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(60)
+    assert not thread.is_alive()
+    left = [t.name for t in threading.enumerate()
+            if t.is_alive() and t.name.startswith(("bots-", "job-"))]
+    assert left == [], "the server's shutdown stops its bots and searches"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _game(page) -> dict:
+    """The game as the server has it now (the page's own id)."""
+    page.wait_for_function("game !== null")
+    gid = page.evaluate("game.id")
+    return page.evaluate(f"fetch('/api/games/{gid}').then(r => r.json())")
+
+
+def _wait_for_human(page, timeout=30):
+    deadline = time.monotonic() + timeout
+    while True:
+        g = _game(page)
+        if g["options"] and not g["thinking"]:
+            page.wait_for_selector("#decisions button.decision")
+            return g
+        assert time.monotonic() < deadline, f"still waiting: {g['to_move']} {g['thinking']}"
+        time.sleep(0.2)
+
+
+def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page, shots):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "greedy")
+    page.fill("#form-play input[name=seed]", "5")
+    page.click("#start-play")
+    g = _wait_for_human(page)
+    assert g["mode"] == "play" and g["to_move"] == "Red"
+    # draw: the bag on the board, then push a tile by clicking its entry arrow
+    page.click("#board .clickable.bag, #board .bag.clickable")
+    page.wait_for_selector("#board .entry.clickable")
+    before = _game(page)
+    assert any(o["name"].startswith("push") for o in before["options"])
+    page.click("#board .entry.clickable[data-entry='1']")
+    page.wait_for_function("game.history.some(h => h.name.startsWith('push'))")
+    g = _game(page)
+    assert g["history"][-1]["name"] == "push row 2 from left"
+    assert g["history"][-1]["seat"] == "Red"
+
+    # a hint: searched, then drawn on the board and listed
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    page.wait_for_selector("#advice h3", timeout=20000)
+    assert "Advice for Red" in page.text_content("#advice")
+    assert page.locator("#board svg .highlight").count() == 1
+    assert page.locator("#advice table.alts tr").count() >= 2
+    page.screenshot(path=str(shots / "serve-play.png"), full_page=True)
+    assert (shots / "serve-play.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # finish the turn from the list; the bot answers, with its indicator meanwhile
+    page.click("#decisions button.decision:text-is('end turn')")
+    g = _wait_for_human(page)
+    assert any(h["seat"] == "Blue" for h in g["history"])
+    n = len(g["history"])
+
+    # undo: back to before Red's last decision (the bot's answer goes too)
+    page.click("#undo")
+    page.wait_for_function(f"game.history.length < {n}")
+    g = _game(page)
+    assert g["history"][-1]["name"] == "push row 2 from left"
+    assert g["to_move"] == "Red"
+
+    # reload: the same game, same history
+    url = page.url
+    assert "game=" + g["id"] in url
+    page.reload()
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("game.id") == g["id"]
+    assert page.evaluate("game.history.length") == len(g["history"])
+    # and from the remembered id, without the address
+    page.goto(server + "/")
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("game.id") == g["id"]
+
+
+def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "ismcts:time=0.4")
+    page.fill("#form-play input[name=seat1]", "human")
+    page.click("#start-play")
+    # Red, a bot, moves first: the indicator says so while it thinks
+    page.wait_for_selector("#thinking:not([hidden])")
+    assert "Red (ismcts:time=0.4) is thinking" in page.text_content("#thinking")
+    assert page.locator("#decisions button.decision").count() == 0
+    _wait_for_human(page)
+    assert page.locator("#thinking").is_hidden()
+    assert page.evaluate("game.viewer") == "Blue"
+    # a long hint: progress shown, cancelled, the page usable at once
+    page.select_option("#hint-seconds", "10")
+    page.click("#hint")
+    page.wait_for_selector("#progress:not([hidden])")
+    page.click("#cancel")
+    page.wait_for_function("document.querySelector('#status').textContent === 'Search cancelled.'")
+    assert page.locator("#progress").is_hidden() and page.text_content("#advice") == ""
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function("game.history.length > 0 && "
+                           "game.history[game.history.length - 1].name === 'draw'")
+
+
+def test_follow_a_game_for_a_full_round(server, page, shots):
+    page.goto(server + "/?mode=follow")
+    page.select_option("#form-follow select[name=players]", "2")
+    page.select_option("#form-follow select[name=seat]", "Blue")
+    page.click("#start-follow")
+    page.wait_for_selector("#decisions button.decision")
+    # the set-up: nine grid tiles, a tile per player, four descendants (all public);
+    # each time the first of the outcomes offered
+    setup = []
+    while page.evaluate("game.to_move") == "chance":
+        count = page.evaluate("game.history.length")
+        button = page.locator("#decisions button.decision").first
+        setup.append(button.text_content())
+        button.click()
+        page.wait_for_function(f"game.history.length === {count + 1}")
+    assert len(setup) == 9 + 2 + 4
+    assert all(name.startswith(("drew ", "revealed ")) for name in setup)
+    assert page.evaluate("game.round") == 1 and page.evaluate("game.to_move") == "Red"
+
+    # round 1 at the table: Red's turn entered, then our own turn (a hint drawn on the way)
+    def enter(name):
+        count = page.evaluate("game.history.length")
+        page.click(f"#decisions button.decision:text-is(\"{name}\")")
+        page.wait_for_function(f"game.history.length === {count + 1}")
+
+    # typed in words, as `ulm apply` takes them
+    page.fill("#words-text", "draw")
+    page.press("#words-text", "Enter")
+    page.wait_for_function("game.history.length === 16")
+    assert page.evaluate("game.history[15]") == {"seat": "Red", "name": "draw", "index": 15}
+    enter(page.locator("#decisions button.decision").first.text_content())
+    enter("Red: push row 1 from left")
+    enter("Red: money")
+    enter("Red: end turn")
+    assert page.evaluate("game.to_move") == "Blue"
+    enter("draw")
+    enter(page.locator("#decisions button.decision").last.text_content())
+    # our push by clicking on the board
+    count = page.evaluate("game.history.length")
+    page.click("#board .entry.clickable[data-entry='6']")
+    page.wait_for_function(f"game.history.length === {count + 1}")
+    assert page.evaluate("game.history[game.history.length-1].name") == "push column 1 from top"
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    page.wait_for_selector("#advice h3", timeout=20000)
+    assert "Advice for Blue" in page.text_content("#advice")
+    page.screenshot(path=str(shots / "serve-follow.png"), full_page=True)
+    assert (shots / "serve-follow.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    enter("money")
+    enter("end turn")
+    g = _game(page)
+    assert g["round"] == 2 and g["to_move"] == "Red"
+
+    # undo the last entry, then enter it again
+    page.click("#undo")
+    page.wait_for_function("game.to_move === 'Blue'")
+    enter("end turn")
+
+    # save the view; load it again as a new followed game
+    with page.expect_download() as dl:
+        page.click("#download")
+    view = json.loads(Path(dl.value.path()).read_text())
+    assert view["kind"] == "view" and view["viewer"] == "Blue" and view["round"] == 2
+    page.click("#new-game")
+    page.set_input_files("#upload-view", str(Path(dl.value.path())))
+    page.wait_for_function("game && game.mode === 'follow' && game.history.length === 0")
+    assert page.evaluate("game.round") == 2 and page.evaluate("game.viewer") == "Blue"
+
+
+def _view_with_a_card_to_play_two_ways():
+    """Red's view in a random 2-player game where Red may play a card for its bonus or
+    lay it in front."""
+    import random
+
+    from ulm import ACTION_NAMES, Game
+    from ulm.positions import state_to_position
+    for seed in range(200):
+        state, rng = Game(players=2).new_game(seed), random.Random(seed)
+        for _ in range(600):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.resolve_chance()
+                continue
+            names = [ACTION_NAMES[a] for a in state.legal_actions()]
+            both = ({n[5:-8] for n in names if n.endswith("(upper)")}
+                    & {n[5:-8] for n in names if n.endswith("(lower)")})
+            if both and state.current_player() == 0:
+                return state_to_position(state, 0), sorted(both)[0]
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 200 random games")
+
+
+def test_a_card_played_by_clicking_asks_how(server, page, tmp_path):
+    view, card = _view_with_a_card_to_play_two_ways()
+    path = tmp_path / "red.json"
+    path.write_text(json.dumps(view))
+    page.goto(server + "/?mode=follow")
+    page.set_input_files("#upload-view", str(path))
+    page.wait_for_selector(f"#board .card.clickable[data-card=\"{card}\"]")
+    page.click(f"#board .card.clickable[data-card=\"{card}\"][data-place=hand]")
+    menu = page.locator("#menu button")
+    assert sorted(menu.all_text_contents()) == [f"lay {card} in front (end-game points)",
+                                                f"play {card} (immediate bonus)"]
+    page.click(f"#menu button:text-is('lay {card} in front (end-game points)')")
+    page.wait_for_function("game.history.length === 1")
+    assert page.evaluate("game.history[0].name") == f"lay {card} in front (end-game points)"
+    assert page.locator("#menu").is_hidden()
+
+
+def test_review_a_record_annotate_and_step(server, page, shots):
+    record = EXAMPLES / "record-2p.json"
+    page.goto(server + "/?mode=review")
+    page.set_input_files("#upload-record", str(record))
+    page.wait_for_selector("#review-controls:not([hidden])")
+    total = page.evaluate("game.total")
+    assert total == len(json.loads(record.read_text())["decisions"])
+    page.click("#rv-first")
+    page.wait_for_function("game.index === 0")
+    page.click("#rv-next")
+    page.wait_for_function("game.index === 1")
+    page.select_option("#an-seat", "Red")
+    page.select_option("#an-seconds", "0.2")
+    page.click("#annotate")
+    page.wait_for_selector("#plot svg circle", timeout=240000)
+    dots = page.locator("#plot svg circle").count()
+    assert dots == sum(1 for h in page.evaluate("game.history") if h["seat"] == "Red")
+    # a click on a move of the plot goes there and shows the advice drawn on the board
+    page.locator("#plot svg circle").nth(3).click()
+    page.wait_for_function("game.hint !== null")
+    assert page.locator("#board svg .highlight").count() == 1
+    assert "Decision" in page.text_content("#advice")
+    assert "Biggest mistakes" in page.text_content("#annotation-note")
+    page.screenshot(path=str(shots / "serve-review.png"), full_page=True)
+    assert (shots / "serve-review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,637 @@
+"""`ulm serve` at the HTTP level: every endpoint, good and bad requests.
+
+Bad requests get a 4xx with a JSON {"error": "<field>: <reason>"} naming what
+is wrong, never a traceback or a 500.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from cli.main import main
+from cli.web.app import create_app
+from ulm import ACTION_NAMES
+from ulm.positions import PositionError, position_to_state, state_to_position
+from ulm.records import replay
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _server_threads():
+    import threading
+    return [t.name for t in threading.enumerate()
+            if t.is_alive() and t.name.startswith(("bots-", "job-"))]
+
+
+@pytest.fixture(autouse=True)
+def no_thread_outlives_its_server():
+    """A closed server has stopped its bots and searches (a thread left running could
+    hold a lock when a later test forks)."""
+    yield
+    assert _server_threads() == []
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(max_seconds=5, max_upload=200_000),
+                    raise_server_exceptions=False) as c:
+        yield c
+
+
+def _error(response, status):
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert "Traceback" not in body["error"]
+    return body["error"]
+
+
+def _play(client, seats=("human", "greedy"), seed=3, **extra):
+    r = client.post("/api/games", json=dict(mode="play", seats=list(seats), seed=seed, **extra))
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _wait(client, path, until, timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        data = client.get(path).json()
+        if until(data):
+            return data
+        assert time.monotonic() < deadline, data
+        time.sleep(0.05)
+
+
+def _decide(client, gid, decision):
+    r = client.post(f"/api/games/{gid}/decide", json={"decision": decision})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+# --- the page and the info ---------------------------------------------------------------
+
+def test_page_static_files_and_info(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '<div id="board"' in page.text and "/static/app.js" in page.text
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    info = client.get("/api/info").json()
+    assert info["max_seconds"] == 5 and "ismcts" in info["bots"]
+    assert info["variants"] == ["basic", "advanced"]
+
+
+def test_unknown_routes_and_methods_get_json_errors(client):
+    assert "no such page" in _error(client.get("/api/nothing"), 404)
+    assert "method not allowed" in _error(client.delete("/api/games"), 405)
+    assert _error(client.get("/static/../ulm/game.py"), 404)
+
+
+# --- play --------------------------------------------------------------------------------
+
+def test_play_game_human_decides_bot_answers(client):
+    g = _play(client, seats=("human", "ismcts:iterations=20000"))
+    assert g["mode"] == "play" and g["viewer"] == "Red" and g["to_move"] == "Red"
+    assert [o["name"] for o in g["options"]] == ["draw"]
+    assert g["svg"].startswith("<svg") and 'class="target' in g["svg"]
+    g = _decide(client, g["id"], "draw")
+    pushes = [o for o in g["options"] if o["name"].startswith("push")]
+    assert pushes and all(o["target"]["kind"] == "entry" for o in pushes)
+    g = _decide(client, g["id"], pushes[0]["decision"])      # by id
+    assert g["history"][-1] == {"index": 1, "seat": "Red", "name": pushes[0]["name"]}
+    g = _decide(client, g["id"], "end turn")                  # by name
+    assert g["to_move"] == "Blue" and g["thinking"]["seat"] == "Blue" and not g["options"]
+    g = _wait(client, f"/api/games/{g['id']}", lambda d: d["to_move"] == "Red")
+    assert g["thinking"] is None
+    assert any(h["seat"] == "Blue" for h in g["history"])
+    # the human's view only: Blue's hand is not in the picture, the full record is
+    assert g["viewer"] == "Red"
+
+
+def test_play_undo_takes_back_the_humans_last_decision_and_the_bots_after_it(client):
+    g = _play(client)
+    gid = g["id"]
+    _decide(client, gid, "draw")
+    g = _decide(client, gid, [o for o in client.get(f"/api/games/{gid}").json()["options"]
+                              if o["name"].startswith("push")][0]["decision"])
+    g = _decide(client, gid, "end turn")
+    g = _wait(client, f"/api/games/{gid}", lambda d: d["to_move"] == "Red" and not d["thinking"])
+    n = len(g["history"])
+    r = client.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 200
+    g = r.json()
+    assert len(g["history"]) == 2 < n and g["to_move"] == "Red"
+    assert [h["name"] for h in g["history"]][0] == "draw"
+
+
+def test_undo_without_a_human_decision_is_refused(client):
+    g = _play(client)
+    assert "no decision of a human" in _error(client.post(f"/api/games/{g['id']}/undo"), 409)
+
+
+def test_all_bot_game_plays_to_the_end_and_the_record_replays(client):
+    g = _play(client, seats=("random", "random"), seed=11)
+    g = _wait(client, f"/api/games/{g['id']}", lambda d: d["terminal"], timeout=120)
+    assert g["winners"] and not g["options"] and g["viewer"] is None
+    r = client.get(f"/api/games/{g['id']}/download")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = replay(r.json())
+    assert rec.state.is_terminal() and len(rec.decisions) == len(g["history"])
+    assert dict(zip(("Red", "Blue"), rec.state.scores())) == g["scores"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"mode": "play", "seats": ["human"]}, "seats: Ulm is for 2, 3 or 4 players"),
+    ({"mode": "play", "seats": ["human"] * 5}, "seats: Ulm is for 2, 3 or 4 players"),
+    ({"mode": "play", "seats": ["human", "alphago"]}, "seats[1]: bot spec 'alphago': unknown bot"),
+    ({"mode": "play", "seats": ["human", "ismcts:iteratons=5"]},
+     "seats[1]: bot spec 'ismcts:iteratons=5': ismcts: unknown option 'iteratons' "
+     "(did you mean 'iterations'?)"),
+    ({"mode": "play", "seats": ["human", "ismcts:time=100000"]}, "time must be at most 5 s"),
+    ({"mode": "play", "seats": ["human", "ismcts:iterations=999999999"]}, "iterations per decision"),
+    ({"mode": "play", "seats": ["human", 7]}, "seats[1]: a bot spec must be a string"),
+    ({"mode": "play", "seats": ["human", "greedy"], "variant": "expert"},
+     "variant: must be 'basic' or 'advanced'"),
+    ({"mode": "play", "seats": ["human", "greedy"], "seed": -1}, "seed: must be a whole number"),
+    ({"mode": "play", "seats": ["human", "greedy"], "seed": "x"}, "seed: must be a whole number"),
+    ({"mode": "chess"}, "mode: must be 'play', 'follow' or 'review'"),
+    ({}, "mode: must be"),
+])
+def test_bad_new_games_are_refused_with_the_reason(client, body, message):
+    assert message in _error(client.post("/api/games", json=body), 400)
+
+
+def test_malformed_json_and_non_objects(client):
+    msg = _error(client.post("/api/games", content=b'{"mode": "play",',
+                             headers={"content-type": "application/json"}), 400)
+    assert msg.startswith("request: not valid JSON")
+    assert "expected a JSON object, got list" in _error(client.post("/api/games", json=[1]), 400)
+    as_json = {"content-type": "application/json"}
+    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe",
+                                                  headers=as_json), 400)
+    assert "not valid JSON" in _error(client.post("/api/games", content=b"[" * 100_000,
+                                                  headers=as_json), 400)
+    assert "not valid JSON" in _error(client.post("/api/games", content=b'{"seed": ' + b"9" * 5000
+                                                  + b"}", headers=as_json), 400)
+
+
+def test_illegal_and_malformed_decisions(client):
+    g = _play(client)
+    gid = g["id"]
+    msg = _error(client.post(f"/api/games/{gid}/decide", json={"decision": "fly"}), 400)
+    assert msg == "decision: 'fly' is not legal here (legal: draw)"
+    msg = _error(client.post(f"/api/games/{gid}/decide", json={"decision": 2}), 400)
+    assert msg == "decision: 'push row 1 from left' is not legal here (legal: draw)"
+    assert "expected an action id or name" in _error(
+        client.post(f"/api/games/{gid}/decide", json={"decision": [1]}), 400)
+    assert "decision: missing" in _error(client.post(f"/api/games/{gid}/decide", json={}), 400)
+    assert "not legal" in _error(client.post(f"/api/games/{gid}/decide",
+                                             json={"decision": 10 ** 9}), 400)
+    assert "not legal" in _error(client.post(f"/api/games/{gid}/decide",
+                                             json={"decision": "Red drew a card"}), 400)
+
+
+def test_deciding_for_a_bot_is_refused(client):
+    g = _play(client, seats=("ismcts:iterations=20000", "human"))
+    msg = _error(client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"}), 409)
+    assert msg == "decision: no decision is open to you now"
+
+
+@pytest.mark.parametrize("path", ["", "/decide", "/undo", "/goto", "/download", "/hint",
+                                  "/annotate"])
+def test_unknown_game_ids(client, path):
+    method = client.get if path in ("", "/download") else client.post
+    assert "game: no game 'nope'" in _error(method(f"/api/games/nope{path}"), 404)
+
+
+# --- hints -------------------------------------------------------------------------------
+
+def test_hint_searches_draws_the_advice_and_lists_alternatives(client):
+    g = _play(client)
+    gid = g["id"]
+    _decide(client, gid, "draw")
+    r = client.post(f"/api/games/{gid}/hint", json={"seconds": 0.3})
+    assert r.status_code == 202
+    job = r.json()
+    assert job["status"] == "running" and job["kind"] == "hint"
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "done", job
+    advice = job["result"]
+    assert advice["seat"] == "Red" and advice["iterations"] > 0
+    assert advice["line"][0]["name"] == advice["best"]
+    legal = {o["name"] for o in client.get(f"/api/games/{gid}").json()["options"]}
+    assert {a["name"] for a in advice["alternatives"]} <= legal
+    assert abs(sum(advice["win_probability"].values()) - 1) < 1e-6
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["hint"] == advice and 'class="highlight"' in g["svg"]
+    # a decision makes the advice stale: gone
+    g = _decide(client, gid, advice["line"][0]["action"])
+    assert g["hint"] is None and 'class="highlight"' not in g["svg"]
+
+
+@pytest.mark.parametrize("seconds, message", [
+    (10 ** 9, "seconds: at most 5 seconds on this server"),
+    (6, "seconds: at most 5 seconds"),
+    (0, "seconds: must be a positive number"),
+    (-1, "seconds: must be a positive number"),
+    ("soon", "seconds: must be a positive number"),
+    (True, "seconds: must be a positive number"),
+])
+def test_absurd_hint_budgets_are_refused(client, seconds, message):
+    g = _play(client)
+    assert message in _error(client.post(f"/api/games/{g['id']}/hint",
+                                         json={"seconds": seconds}), 400)
+
+
+def test_hint_when_no_decision_is_pending(client):
+    g = _play(client, seats=("random", "random"), seed=2)
+    g = _wait(client, f"/api/games/{g['id']}", lambda d: d["terminal"], timeout=120)
+    assert "the game is over" in _error(client.post(f"/api/games/{g['id']}/hint",
+                                                    json={"seconds": 1}), 409)
+
+
+def test_cancel_a_search_and_the_server_answers_meanwhile(client):
+    g = _play(client)
+    job = client.post(f"/api/games/{g['id']}/hint", json={"seconds": 5}).json()
+    # served while the search runs (it is off the event loop)
+    assert client.get("/api/info").status_code == 200
+    assert client.get(f"/api/jobs/{job['id']}").json()["status"] == "running"
+    r = client.delete(f"/api/jobs/{job['id']}")
+    assert r.status_code == 200
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "cancelled" and job["result"] is None
+    assert client.get(f"/api/games/{g['id']}").json()["hint"] is None
+
+
+def test_unknown_job_and_too_many_searches():
+    with TestClient(create_app(max_seconds=5, max_jobs=1)) as c:
+        assert "job: no search 'x'" in _error(c.get("/api/jobs/x"), 404)
+        assert "job: no search" in _error(c.delete("/api/jobs/x"), 404)
+        g = _play(c)
+        first = c.post(f"/api/games/{g['id']}/hint", json={"seconds": 5}).json()
+        msg = _error(c.post(f"/api/games/{g['id']}/hint", json={"seconds": 1}), 429)
+        assert "searches are running already" in msg
+        c.delete(f"/api/jobs/{first['id']}")
+        _wait(c, f"/api/jobs/{first['id']}", lambda j: j["status"] != "running")
+
+
+# --- follow ------------------------------------------------------------------------------
+
+def test_follow_from_the_setup_with_hidden_draws_and_save(client):
+    r = client.post("/api/games", json={"mode": "follow", "players": 2, "seat": "Blue"})
+    assert r.status_code == 201
+    g = r.json()
+    gid = g["id"]
+    assert g["viewer"] == "Blue" and g["to_move"] == "chance"
+    assert all(o["name"].startswith(("drew ", "revealed ")) for o in g["options"])
+    assert "set-up is complete" in _error(client.get(f"/api/games/{gid}/download"), 409)
+    while g["to_move"] == "chance":                   # the public set-up
+        g = _decide(client, gid, g["options"][0]["decision"])
+    assert len(g["history"]) == 15 and g["to_move"] == "Red" and g["can_save"]
+    # Red's turn, entered: any legal decision of Red, named with the seat
+    assert [o["name"] for o in g["options"]] == ["Red: draw"]
+    g = _decide(client, gid, "Red: draw")
+    assert g["history"][-1] == {"seat": "Red", "name": "draw", "index": 15}
+    g = _decide(client, gid, g["options"][0]["decision"])   # the tile drawn
+    g = _decide(client, gid, "push row 2 from left")
+    # undo takes back one entry
+    assert len(client.post(f"/api/games/{gid}/undo").json()["history"]) == len(g["history"]) - 1
+    view = client.get(f"/api/games/{gid}/download").json()
+    assert view["kind"] == "view" and view["viewer"] == "Blue"
+    # the saved view opens again
+    r = client.post("/api/games", json={"mode": "follow", "view": view})
+    assert r.status_code == 201 and r.json()["viewer"] == "Blue"
+
+
+def test_follow_an_opponents_hidden_card_draw():
+    """A bot game shows where an opponent draws a card: the follower enters only that
+    a card was drawn, and the view never shows which."""
+    from ulm import Game
+    state = Game(players=2).new_game(4)
+    viewer = 1
+    # play Red's decisions until Red draws a card (buys one), with the full state
+    import random
+    rng = random.Random(0)
+    steps = 0
+    while steps < 3000:
+        if state.is_chance_node():
+            names = [ACTION_NAMES[a] for a, _ in state.chance_outcomes()]
+            if names[0].startswith("chance: card") and state.raw()["turn_player"] == 0:
+                break
+            state.apply_action(state.sample_chance_outcome())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert state.is_chance_node()
+    view = state_to_position(state, viewer)
+    with TestClient(create_app(max_seconds=5)) as c:
+        g = c.post("/api/games", json={"mode": "follow", "view": view})
+        assert g.status_code == 201, g.text
+        g = g.json()
+        assert [o["name"] for o in g["options"]] == ["Red drew a card"]
+        assert [o["decision"] for o in g["options"]] == ["Red drew a card"]
+        pile = view["draw pile size"]
+        g = _decide(c, g["id"], "Red drew a card")
+        assert g["history"][-1]["name"] == "Red drew a card"
+        saved = c.get(f"/api/games/{g['id']}/download")
+        assert saved.status_code == 200, saved.text
+        after = saved.json()
+        assert after["draw pile size"] == pile - 1
+        assert "hand" not in after["players"][0] and after["viewer"] == "Blue"
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"mode": "follow", "players": 5, "seat": "Red"}, 400, "players: must be 2, 3 or 4"),
+    ({"mode": "follow", "players": 2, "seat": "Green"}, 400, "seat: 'Green' is not a seat"),
+    ({"mode": "follow", "players": 2}, 400, "seat: None is not a seat"),
+    ({"mode": "follow", "view": "mine.json"}, 400, "view: must be a position file"),
+    ({"mode": "follow", "view": {"format": "ulm-record/1"}}, 400, "format: expected"),
+])
+def test_bad_follow_requests(client, body, status, message):
+    assert message in _error(client.post("/api/games", json=body), status)
+
+
+def test_uploads_never_name_server_files(client):
+    view = json.loads((EXAMPLES / "push-4p-view.json").read_text())
+    view["board"] = "/etc/passwd"
+    msg = _error(client.post("/api/games", json={"mode": "follow", "view": view}), 400)
+    assert msg.startswith("view: board: this server does not read files")
+    record = json.loads((EXAMPLES / "record-2p.json").read_text())
+    record["board"] = "../ulm/data/board.json"
+    assert "record: board: this server does not read files" in _error(
+        client.post("/api/games", json={"mode": "review", "record": record}), 400)
+
+
+def test_a_full_position_is_not_a_view(client):
+    full = json.loads((EXAMPLES / "midgame-4p.json").read_text())
+    assert "kind: a followed game starts from one player's view" in _error(
+        client.post("/api/games", json={"mode": "follow", "view": full}), 400)
+
+
+def test_a_broken_view_gets_the_clis_message(client, tmp_path):
+    view = json.loads((EXAMPLES / "push-4p-view.json").read_text())
+    view["round"] = 11
+    msg = _error(client.post("/api/games", json={"mode": "follow", "view": view}), 400)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(view))
+    cli = CliRunner().invoke(main, ["validate", str(path)])
+    assert cli.exit_code == 2
+    assert cli.output.strip() == f"Error: {path}: " + msg[len("view: "):]
+    assert msg == "view: round: must be <= 10, got 11"
+
+
+def test_oversized_uploads_are_refused(client):
+    big = {"mode": "review", "record": {"decisions": ["draw"] * 50_000}}
+    msg = _error(client.post("/api/games", json=big), 413)
+    assert "more than the 200,000" in msg
+    # without a length header too (a streamed body)
+    data = json.dumps(big).encode()
+
+    def chunks():
+        for k in range(0, len(data), 65536):
+            yield data[k:k + 65536]
+    assert "more than the 200,000" in _error(client.post("/api/games", content=chunks()), 413)
+
+
+# --- review ------------------------------------------------------------------------------
+
+def _review(client):
+    record = json.loads((EXAMPLES / "record-2p.json").read_text())
+    r = client.post("/api/games", json={"mode": "review", "record": record})
+    assert r.status_code == 201, r.text
+    return record, r.json()
+
+
+def test_review_steps_through_a_record(client):
+    record, g = _review(client)
+    n = len(record["decisions"])
+    assert g["total"] == g["index"] == n and g["terminal"] and not g["options"]
+    from ulm.decisions import decision_label
+    assert [h["name"] for h in g["history"]] == [decision_label(ACTION_NAMES.index(n))
+                                                 for n in record["decisions"]]
+    gid = g["id"]
+    g = client.post(f"/api/games/{gid}/goto", json={"index": 10}).json()
+    assert g["index"] == 10
+    assert g["svg"] == client.get(f"/api/games/{gid}").json()["svg"]
+    assert g["round"] == replay(record, 10).state.raw()["round"] + 1
+    g = client.post(f"/api/games/{gid}/goto", json={"index": 10, "as": "Blue"}).json()
+    assert g["viewer"] == "Blue"
+    g = client.post(f"/api/games/{gid}/undo").json()
+    assert g["index"] == 9
+    assert client.get(f"/api/games/{gid}/download").json() == record
+    for bad in (-1, n + 1, "3", 2.5, None):
+        assert "index: must be a whole number" in _error(
+            client.post(f"/api/games/{gid}/goto", json={"index": bad}), 400)
+    assert "as: 'Purple' is not a seat" in _error(
+        client.post(f"/api/games/{gid}/goto", json={"index": 3, "as": "Purple"}), 400)
+    assert "cannot be changed" in _error(client.post(f"/api/games/{gid}/decide",
+                                                     json={"decision": "draw"}), 409)
+
+
+def test_goto_and_annotate_only_for_records(client):
+    g = _play(client)
+    assert "goto: only a record" in _error(client.post(f"/api/games/{g['id']}/goto",
+                                                       json={"index": 0}), 409)
+    assert "annotate: only a record" in _error(
+        client.post(f"/api/games/{g['id']}/annotate", json={"seat": "Red"}), 409)
+
+
+@pytest.mark.parametrize("record_change, message", [
+    ({"decisions": ["draw", "fly"]}, "record: decisions[1]: unknown action 'fly'"),
+    ({"players": 7}, "record: players: must be 2, 3 or 4"),
+    ({"format": "ulm-position/1"}, "record: format: expected 'ulm-record/1'"),
+])
+def test_bad_records(client, record_change, message):
+    record = json.loads((EXAMPLES / "record-2p.json").read_text())
+    record.update(record_change)
+    assert message in _error(client.post("/api/games", json={"mode": "review",
+                                                              "record": record}), 400)
+
+
+def test_annotate_a_record(client):
+    record, g = _review(client)
+    gid = g["id"]
+    for body, message in [({"seat": "Green"}, "seat: 'Green' is not a seat"),
+                          ({"seat": "Red", "seconds": 100}, "seconds: at most 5 seconds"),
+                          ({"seat": "Red", "seconds": -2}, "seconds: must be a positive")]:
+        assert message in _error(client.post(f"/api/games/{gid}/annotate", json=body), 400)
+    short = dict(record, decisions=record["decisions"][:20])
+    g = client.post("/api/games", json={"mode": "review", "record": short}).json()
+    job = client.post(f"/api/games/{g['id']}/annotate",
+                      json={"seat": "Red", "seconds": 0.05}).json()
+    assert job["kind"] == "annotate" and job["status"] == "running"
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "done", job
+    notes = job["result"]["decisions"]
+    reds = [k for k, h in enumerate(g["history"]) if h["seat"] == "Red"]
+    assert [n["index"] for n in notes] == reds and job["result"]["seat"] == "Red"
+    for n in notes:
+        assert n["played"] == short["decisions"][n["index"]]
+        assert 0 <= n["best_win"] <= 1
+        if n["played"] == n["best"]:
+            assert n["loss"] == 0
+    # stepping onto an annotated decision draws the searcher's choice there
+    g = client.post(f"/api/games/{g['id']}/goto", json={"index": reds[1]}).json()
+    assert g["annotation"]["seat"] == "Red"
+    assert g["hint"]["kind"] == "annotation" and g["hint"]["best"] == notes[1]["best"]
+    assert 'class="highlight"' in g["svg"]
+
+
+def test_cancel_an_annotation(client):
+    record, g = _review(client)
+    job = client.post(f"/api/games/{g['id']}/annotate",
+                      json={"seat": "Blue", "seconds": 0.3}).json()
+    assert client.delete(f"/api/jobs/{job['id']}").status_code == 200
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "cancelled"
+    assert client.get(f"/api/games/{g['id']}").json()["annotation"] is None
+
+
+# --- the command -------------------------------------------------------------------------
+
+def test_serve_command_defaults_to_localhost_and_reports_a_taken_port():
+    import socket
+    out = CliRunner().invoke(main, ["serve", "--help"])
+    assert out.exit_code == 0 and "127.0.0.1" in out.output
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        out = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert out.exit_code == 2
+    assert f"Error: --host/--port: cannot listen on 127.0.0.1:{port}" in out.output
+    out = CliRunner().invoke(main, ["serve", "--max-seconds", "0"])
+    assert out.exit_code == 2 and "--max-seconds" in out.output
+
+
+@pytest.mark.parametrize("players, seed", [(2, 8), (3, 1), (4, 2)])
+def test_follow_a_whole_random_game_the_view_matches_the_real_one(players, seed):
+    """A random game is played in full; the follower enters each event as Blue sees it
+    (hidden draws as "Red drew a card", a keep after looking at cards by what was
+    discarded). Blue's view on the server equals Blue's view of the real game."""
+    import random
+
+    from ulm import CARDS, Game
+    from ulm._fastcore import SEATS
+    from ulm.decisions import chance_name, decision_label
+    viewer, rng = 1, random.Random(seed)
+    real = Game(players=players).new_initial_state()
+    real.seed_dealer(seed)
+    with TestClient(create_app(max_seconds=5)) as c:
+        gid = c.post("/api/games", json={"mode": "follow", "players": players,
+                                         "seat": "Blue"}).json()["id"]
+        checked = 0
+        for step in range(5000):
+            if real.is_terminal():
+                break
+            mover = real.current_player()
+            if real.is_chance_node():
+                a = real.sample_chance_outcome()
+                body = {"decision": chance_name(real, a, viewer)}
+            else:
+                a = rng.choice(real.legal_actions())
+                name = ACTION_NAMES[a]
+                raw = real.raw()
+                if mover != viewer and name.startswith("keep ") and name[5:] in CARDS:
+                    looked = [CARDS[x] for x in raw["looked_cards"][:raw["n_looked_cards"]]]
+                    gone = [x for x in looked if x != name[5:]]
+                    body = {"text": "kept a card, discarded " + " and ".join(gone)}
+                else:
+                    shown = decision_label(a)          # as the page names it
+                    body = {"decision": shown if mover == viewer else f"{SEATS[mover]}: {shown}"}
+            r = c.post(f"/api/games/{gid}/decide", json=body)
+            assert r.status_code == 200, (step, body, r.text)
+            real.apply_action(a)
+            if step % 10 == 0 or real.is_terminal():
+                saved = c.get(f"/api/games/{gid}/download")
+                expected = state_to_position(real, viewer)
+                try:
+                    position_to_state(expected)
+                except PositionError:       # the set-up is not complete: nothing to save
+                    assert saved.status_code == 409, step
+                    continue
+                assert saved.status_code == 200, (step, saved.text)
+                assert saved.json() == expected, step
+                checked += 1
+        assert real.is_terminal() and checked >= 5
+        g = c.get(f"/api/games/{gid}").json()
+        assert g["terminal"] and g["scores"] == dict(zip(SEATS, real.scores()))
+
+
+def test_follow_decisions_in_words(client):
+    g = client.post("/api/games", json={"mode": "follow", "players": 3, "seat": "Green"}).json()
+    gid = g["id"]
+    r = client.post(f"/api/games/{gid}/decide", json={"text": "drew purple"})
+    msg = _error(r, 400)
+    assert msg.startswith("text: 'drew purple': a chance event is pending; say what happened")
+    assert "drew gray" in msg
+    assert "text: a decision in words" in _error(
+        client.post(f"/api/games/{gid}/decide", json={"text": ""}), 400)
+    g = client.post(f"/api/games/{gid}/decide", json={"text": "drew a white tile"}).json()
+    assert g["history"] == [{"seat": "chance", "name": "drew a white tile", "index": 0}]
+
+
+def test_only_json_bodies_and_only_local_host_names():
+    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]),
+                    base_url="http://127.0.0.1") as c:
+        r = c.post("/api/games", content=b'{"mode": "play", "seats": ["human", "random"]}',
+                   headers={"content-type": "text/plain"})
+        assert "send the body as JSON" in _error(r, 415)
+        assert c.post("/api/games", json={"mode": "play", "seats": ["human", "random"]}
+                      ).status_code == 201
+        assert c.get("/api/info", headers={"host": "localhost:8765"}).status_code == 200
+        r = c.get("/api/info", headers={"host": "attacker.example:8765"})
+        assert r.status_code == 400 and "Invalid host header" in r.text
+
+
+def test_the_page_is_package_data():
+    """`pip install .` (not only -e) and the sdist ship the page: cli.web and static/."""
+    import re
+    root = Path(__file__).resolve().parent.parent
+    conf = (root / "pyproject.toml").read_text()       # (tomllib is Python 3.11+ only)
+    packages = re.search(r"^packages = \[(.*)\]$", conf, re.M).group(1)
+    assert '"cli.web"' in packages
+    assert re.search(r'^"cli\.web" = \["static/\*"\]$', conf, re.M)
+    deps = re.search(r"^dependencies = \[(.*?)\]", conf, re.M | re.S).group(1)
+    assert '"starlette' in deps and '"uvicorn' in deps
+    manifest = (root / "MANIFEST.in").read_text()      # the sdist too
+    assert "recursive-include cli/web/static *.html *.js *.css" in manifest
+    static = root / "cli" / "web" / "static"
+    page = (static / "index.html").read_text()
+    for name in re.findall(r'"/static/([^"]+)"', page):
+        assert (static / name).is_file(), name
+
+
+def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c():
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Ulm web companion on http://127.0.0.1:"), line
+        url, info = line.split()[4], None
+        for _ in range(100):          # until uvicorn listens
+            try:
+                with urllib.request.urlopen(url + "api/info", timeout=5) as r:
+                    info = json.loads(r.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert info is not None and info["max_seconds"] == 30
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert b'id="board"' in r.read()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
