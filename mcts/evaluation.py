@@ -5,7 +5,7 @@ the position (`mcts._search.eval_features`: score, end-game points now, coins,
 tiles, cards, seals, descendants, river, sparrows, coats, seat order ...,
 each also times the share of the game left), and win chances as a softmax of
 the predicted scores at a fitted temperature. The weights are data, one set
-per player count, in mcts/eval_weights.json; `python -m mcts.calibrate`
+per player count, in mcts/eval_weights.json; `python bench/calibrate_eval.py`
 regenerates them from heuristic self-play (docs/strength.md has the fit).
 """
 from __future__ import annotations

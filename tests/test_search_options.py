@@ -113,7 +113,10 @@ def test_eval_weights_are_data_for_every_player_count():
 
 def _heuristic_game(players, seed):
     """Turn-start positions of one heuristic self-play game and its final scores."""
-    from mcts.calibrate import play_game
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from bench.calibrate_eval import play_game
     return play_game(players, "basic", seed)
 
 

@@ -1,7 +1,9 @@
 """Fit the evaluation's weights (mcts/eval_weights.json) on self-play.
 
-    python -m mcts.calibrate                 # fit, print the report, write the file
-    python -m mcts.calibrate --games 600 --check   # fit and report only
+    python bench/calibrate_eval.py                 # fit, print the report, write the file
+    python bench/calibrate_eval.py --games 600 --check   # fit and report only
+
+It needs numpy (the `peers` extra), which the package itself does not.
 
 Games are played by the heuristic rollout policy (the play the cut-off
 replaces), half in the basic and half in the advanced variant. At every turn
@@ -24,12 +26,17 @@ import os
 import sys
 import time
 
-import numpy as np
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import ulm
-from ulm import derive_seed
-from mcts import _search
-from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - numpy comes with the peers extra
+    sys.exit("Error: numpy: the calibration needs numpy (pip install -e '.[peers]')")
+
+import ulm  # noqa: E402
+from ulm import derive_seed  # noqa: E402
+from mcts import _search  # noqa: E402
+from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
 
 RIDGE = 1e-3
 TEMPERATURES = np.exp(np.linspace(np.log(0.3), np.log(30.0), 80))
@@ -117,14 +124,15 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=1500, help="self-play games per player count")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--check", action="store_true", help="report only; do not write the file")
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), WEIGHTS_FILE))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                                  "mcts", WEIGHTS_FILE))
     args = ap.parse_args(argv)
     if args.games < 10:
         print("Error: --games: at least 10 games are needed", file=sys.stderr)
         return 2
     table = {"format": "ulm-eval-weights/1",
              "features": list(FEATURE_NAMES) + [f"{n} x left" for n in FEATURE_NAMES],
-             "generated_by": f"python -m mcts.calibrate --games {args.games} --seed {args.seed}",
+             "generated_by": f"python bench/calibrate_eval.py --games {args.games} --seed {args.seed}",
              "players": {}}
     for players in (2, 3, 4):
         start = time.monotonic()
