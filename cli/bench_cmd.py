@@ -30,13 +30,15 @@ def signature() -> dict:
 @click.option("--quick", is_flag=True, help="Smaller samples (a few seconds in all).")
 def bench(as_json, quick):
     """Measure random playouts/s, determinizations/s, ISMCTS iterations/s (1 and all
-    cores), bytes per tree node, and print a node-count signature of a fixed search.
+    cores; random rollouts, and the default search next to the baseline preset),
+    bytes per tree node, and print a node-count signature of a fixed search.
 
     The signature (the root visit counts, tree nodes and best action of a fixed,
     seeded search of the first push of a fixed game) must repeat exactly on
     every machine: a change to it means the search, the rules or the seeding
     changed behaviour (tests/test_cli.py pins it).
     """
+    from mcts.bots import search_options
     from mcts.search import NODE_BYTES, search
     from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
     from ulm._fastcore import STATE_BYTES
@@ -48,11 +50,20 @@ def bench(as_json, quick):
         figures[f"playouts_per_second_{n}p"] = round(playouts_per_second(n, games=int(3000 * scale)))
     figures["determinizations_per_second"] = round(determinizations_per_second(count=int(300_000 * scale)))
     opening = Game(players=4).new_game(1)
+    opening.apply_action(1)         # the draw is forced (not searched): the first push
+    opening.resolve_chance()
     middle = midgame_state(4, seed=1)
+    while len(middle.legal_actions()) == 1:     # forced decisions are not searched
+        middle.apply_action(middle.legal_actions()[0])
+        middle.resolve_chance()
     iters = int(20_000 * scale)
     for label, state in (("opening", opening), ("midgame", middle)):
         r1 = search(state, iterations=iters, seed=1, rollout="random", workers=1)
         figures[f"ismcts_iterations_per_second_{label}_1core"] = round(r1.iterations_per_second)
+        for preset in ("default", "baseline"):
+            r = search(state, time=1.0 * scale + 0.2, seed=1, **search_options(preset))
+            figures[f"ismcts_{preset}_iterations_per_second_{label}"] = round(
+                r.iterations_per_second)
     workers = os.cpu_count() or 1
     if workers > 1:
         rk = search(opening, time=2.0 * scale + 0.5, seed=1, rollout="random", workers=workers)

@@ -112,6 +112,8 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
             if text == "?":
                 result = game.hint(iterations=hint_iterations, seed=len(game.record.decisions))
                 line = " -> ".join(_name(s.action) for s in result.principal_line())
+                if result.forced:
+                    line = f"{_name(result.best_action)} (the only legal decision)"
                 click.echo(f"Hint ({hint_iterations} iterations): {line}")
                 for a in result.actions[:5]:
                     click.echo(f"  {_name(a.action):<40} win {100 * a.win_probability[p]:5.1f}%  "

@@ -57,6 +57,9 @@ def format_result(result, state, seat, path) -> str:
     n = result.num_players
     lines = [f"Position {path}: {SEATS[seat]} to move, round {raw['round'] + 1} of 10, "
              f"{n} players", ""]
+    if result.forced:
+        lines.append(f"The only legal decision: {result.best_action_name} (no search needed).")
+        return "\n".join(lines)
     line = result.principal_line()
     label = _label
     lines.append("Recommended decisions for the rest of the turn:")

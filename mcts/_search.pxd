@@ -4,11 +4,19 @@
 # (determinize, select, expand, roll out, back up) runs without the GIL.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS
+from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_DECISIONS
 
 cdef enum:
     ROLLOUT_RANDOM = 0
     ROLLOUT_HEURISTIC = 1
+    CHANCE_OPEN = 0         # chance outcomes merged in the node before them
+    CHANCE_CLOSED = 1       # an outcome the searcher observes gets its own child
+    FINAL_VISITS = 0        # the recommendation: most visited root decision
+    FINAL_VALUE = 1         # best mean value among the well-visited ones
+    N_FEATURES = 14         # evaluation features per player (eval_features)
+    N_WEIGHTS = 28          # each feature alone and times the share of the game left
+    MAST_SLOTS = NUM_DECISIONS   # MAST statistics per (player, decision)
+    ROLLOUT_LOG = 4096      # decisions of one iteration remembered for MAST
     # node flags
     NODE_CHANCE_AFTER = 1   # a chance event followed this decision (seen at least once)
     # tree keys: every core action, plus HIDDEN_CARD_KEEP (= NUM_ACTIONS)
@@ -43,15 +51,33 @@ cdef class Searcher:
     cdef int rollout
     cdef double c
     cdef double margin_weight
+    cdef int chance_mode
+    cdef int horizon
+    cdef double bias
+    cdef double mast_eps
+    cdef double* mast               # [MAX_PLAYERS][MAST_SLOTS][2]: reward sum, count
+    cdef int16_t* log_action
+    cdef int8_t* log_mover
+    cdef int n_log
+    cdef double eval_w[N_WEIGHTS]
+    cdef double eval_temp
+    cdef readonly long long reused_visits
     cdef readonly long long iterations
     cdef readonly double seconds
     cdef double win_sum[MAX_PLAYERS]
     cdef double score_sum[MAX_PLAYERS]
     cdef double root_reward[NUM_KEYS][MAX_PLAYERS]
     cdef double root_win[NUM_KEYS][MAX_PLAYERS]
+    cdef double root_n[NUM_KEYS]    # iterations summed in root_reward/root_win per key
 
+    cdef void _reset_root_stats(self)
+    cdef void _reset_root(self)
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil
     cdef void iterate(self) noexcept nogil
+    cdef int chance_child(self, int node, int key) noexcept nogil
+    cdef bint play_on(self, GameState* s) noexcept nogil
+    cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
+    cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
     cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil
     cdef dict _subtree(self, int node, int depth, double min_share, bint whole)
 
@@ -60,4 +86,8 @@ cdef int heuristic_action(const Board* b, const GameState* s, const int16_t* leg
                           Rng* r) noexcept nogil
 cdef void heuristic_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
 cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil
+cdef void eval_features(const Board* b, const GameState* s, int p, double* f) noexcept nogil
+cdef double predicted_score(const Board* b, const GameState* s, int p, const double* w) noexcept nogil
+cdef bint turn_start(const GameState* s) noexcept nogil
+cdef bint chance_observed(const GameState* s, int observer) noexcept nogil
 cdef int greedy_choice(const Board* b, const GameState* s, uint64_t seed) noexcept nogil

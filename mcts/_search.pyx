@@ -28,9 +28,9 @@ node. The whole loop runs without the GIL; Python calls ``Searcher.run`` once
 per search (or once per chunk when progress is reported).
 """
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
-from libc.math cimport sqrt, log, tanh, INFINITY
+from libc.math cimport sqrt, log, tanh, exp, INFINITY
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -46,6 +46,8 @@ cdef extern from *:
 
 NODE_BYTES = sizeof(Node)
 ROLLOUTS = ("random", "heuristic")
+CHANCE_MODES = ("open", "closed")     # index = CHANCE_OPEN, CHANCE_CLOSED
+EVAL_WEIGHTS = N_WEIGHTS
 KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
 cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
@@ -167,6 +169,83 @@ cdef double colour_value(const Board* b, const GameState* s, int p, int c) noexc
 
 cdef int best_push(const Board* b, const GameState* s, int p, const int16_t* legal, int n,
                    Rng* r) noexcept nogil:
+    """The push whose line is worth most (`line_value`), with a little noise.
+
+    The terms of `line_value` depend on the line only through its colour
+    counts, so they are tabulated once per call (by count 0..3) and summed per
+    push, in the same order as `line_value` adds them: the same choices, at a
+    fraction of the cost (the policy computed `line_value` 12 times per push)."""
+    cdef const Player* pl = &s.players[p]
+    cdef double left = (NUM_ROUNDS - s.round) / <double>NUM_ROUNDS
+    cdef double gray_t[4]
+    cdef double white_t[4]
+    cdef double brown_t[4]
+    cdef double river_t[4]
+    cdef double river_bridge_t[4]
+    cdef double seal_t[4][4]             # [gray count][orange count]
+    cdef int counts[NUM_COLOURS]
+    cdef int i, e, k, g, o, coins, cost, seals, mpa = money_per_action(s, p), best = -1
+    cdef double v, best_v = -1e9
+    cdef bint cards = supply_total(pl) >= 2 and (s.pile != 0 or s.discard != 0)
+    cdef bint river_ok = next_free_space(s, p, pl.barge) >= 0
+    cdef bint seal_ok = pl.seals_left > 0 and free_quarter_beside(b, s, p)
+    k = outer_best_side(s) + 1
+    if k > 3:
+        k = 3
+    cost = seal_cost(s)
+    for i in range(4):
+        gray_t[i] = i * (0.3 + 0.5 * left) * mpa
+        white_t[i] = 0.35 * k * left + 0.2 * (i - 1) * left if i > 0 else 0.0
+        if i == 0:
+            brown_t[i] = 0.0
+        elif cards:
+            brown_t[i] = 1.3 * i * (0.4 + 0.6 * left)
+        else:
+            brown_t[i] = 0.8 if pl.hand != 0 else 0.0
+        river_t[i] = 1.0 * i if i > 0 and river_ok else 0.0
+        river_bridge_t[i] = 1.0 if i > 0 and river_ok and pl.barge == 10 else 0.0
+        for o in range(4):
+            seal_t[i][o] = 0.0
+            if o > 0 and seal_ok:
+                coins = pl.coins + i * mpa
+                seals = coins // cost if cost > 0 else o
+                if seals > o:
+                    seals = o
+                if seals > pl.seals_left:
+                    seals = pl.seals_left
+                seal_t[i][o] = 2.5 * seals
+    for i in range(n):
+        if legal[i] < A_PUSH or legal[i] >= A_PUSH + 12:
+            continue
+        e = legal[i] - A_PUSH
+        counts[0] = 0
+        counts[1] = 0
+        counts[2] = 0
+        counts[3] = 0
+        counts[4] = 0
+        counts[s.drawn[0]] += 1
+        counts[s.grid[push_cell(e, 0)]] += 1
+        counts[s.grid[push_cell(e, 1)]] += 1
+        g = counts[GRAY]
+        v = 0.0
+        v += gray_t[g]
+        v += white_t[counts[WHITE]]
+        v += brown_t[counts[BROWN]]
+        v += river_t[counts[TURQUOISE]]
+        v += river_bridge_t[counts[TURQUOISE]]
+        v += seal_t[g][counts[ORANGE]]
+        # a little noise keeps the rollouts varied and breaks ties at random
+        v = v + 0.4 * (rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+        if v > best_v:
+            best_v = v
+            best = legal[i]
+    return best
+
+
+cdef int best_push_by_lines(const Board* b, const GameState* s, int p, const int16_t* legal,
+                            int n, Rng* r) noexcept nogil:
+    """`best_push` computed line by line with `line_value` (the reference the
+    tabulated version is tested against)."""
     cdef int i, e, best = -1
     cdef int colours[3]
     cdef double v, best_v = -1e9
@@ -177,7 +256,6 @@ cdef int best_push(const Board* b, const GameState* s, int p, const int16_t* leg
         colours[0] = s.drawn[0]
         colours[1] = s.grid[push_cell(e, 0)]
         colours[2] = s.grid[push_cell(e, 1)]
-        # a little noise keeps the rollouts varied and breaks ties at random
         v = line_value(b, s, p, colours) + 0.4 * (rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
         if v > best_v:
             best_v = v
@@ -423,6 +501,71 @@ cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil:
     return v
 
 
+# ---------------------------------------------------------------------------
+# The calibrated evaluation: a linear prediction of a player's final score
+# (the rollout cut-off). Its weights are data (mcts/eval_weights.json, fitted
+# by mcts/calibrate.py on heuristic self-play), one set per player count.
+
+FEATURE_NAMES = ("constant", "score", "end-game points now", "coins", "supply tiles",
+                 "hand cards", "quarters with a seal", "seals placed", "descendants",
+                 "barge space", "sparrows", "coats", "turns until own turn", "crests placed")
+
+
+cdef void eval_features(const Board* b, const GameState* s, int p, double* f) noexcept nogil:
+    """The N_FEATURES features of p's position; the evaluation weighs each
+    twice: as it is and times the share of the game left (`left`)."""
+    cdef const Player* pl = &s.players[p]
+    cdef int16_t src[NUM_SOURCES]
+    cdef int i, nd = 0
+    cdef double left = (NUM_ROUNDS - s.round) / <double>NUM_ROUNDS
+    for i in range(NUM_DESCENDANTS):
+        if s.desc[i] == p:
+            nd += 1
+    f[0] = 1.0
+    f[1] = pl.score
+    f[2] = end_bonus(b, s, p, src)
+    f[3] = pl.coins
+    f[4] = supply_total(pl)
+    f[5] = popcount64(pl.hand)
+    f[6] = quarters_with_seal(s, p)
+    f[7] = SEALS_PER_PLAYER - pl.seals_left
+    f[8] = nd
+    f[9] = pl.barge
+    f[10] = pl.sparrows
+    f[11] = popcount64(pl.coats)
+    f[12] = ((p - s.turn_player + s.num_players) % s.num_players) / <double>s.num_players
+    f[13] = CRESTS_PER_PLAYER - pl.crests_left
+    for i in range(N_FEATURES):
+        f[N_FEATURES + i] = f[i] * left
+
+
+cdef double predicted_score(const Board* b, const GameState* s, int p,
+                            const double* w) noexcept nogil:
+    cdef double f[N_WEIGHTS]
+    cdef double v = 0.0
+    cdef int i
+    eval_features(b, s, p, f)
+    for i in range(N_WEIGHTS):
+        v += w[i] * f[i]
+    return v
+
+
+cdef bint turn_start(const GameState* s) noexcept nogil:
+    """The first decision of a turn (draw or pick a colour), nothing pending:
+    where the rollout may stop for the evaluation."""
+    return s.phase == PH_BEFORE_DRAW and s.n_tasks == 0
+
+
+cdef bint chance_observed(const GameState* s, int observer) noexcept nogil:
+    """Does `observer` see the outcome of the pending chance event? Tiles,
+    descendants and tower tiles are public; a card or coat drawn is seen by
+    the player drawing it (the player whose turn it is) only."""
+    cdef int t = s.task[s.n_tasks - 1]
+    if t == TK_CARD_TO_HAND or t == TK_CARD_LOOK or t == TK_COAT_DRAW:
+        return s.turn_player == observer
+    return True
+
+
 cdef int greedy_choice(const Board* b, const GameState* s, uint64_t seed) noexcept nogil:
     """One ply: apply each legal decision to a copy, resolve the chance events
     that follow with the same fixed sample, keep the best `evaluate` of the mover."""
@@ -469,6 +612,44 @@ def evaluate_position(state, int player):
     if not 0 <= player < s.num_players:
         raise ValueError(f"player: no seat {player} in a {s.num_players}-player game")
     return evaluate(&b, &s, player)
+
+
+def eval_features_of(state, int player):
+    """The evaluation's N_WEIGHTS features of `player` (see `eval_features`)."""
+    cdef GameState s
+    cdef Board b
+    cdef double f[N_WEIGHTS]
+    load_state(state, &s, &b)
+    if not 0 <= player < s.num_players:
+        raise ValueError(f"player: no seat {player} in a {s.num_players}-player game")
+    eval_features(&b, &s, player, f)
+    return [f[i] for i in range(N_WEIGHTS)]
+
+
+def is_turn_start(state):
+    """Is this the first decision of a turn (where rollouts may be cut off)?"""
+    cdef GameState s
+    load_state(state, &s, NULL)
+    return bool(turn_start(&s)) and current_player(&s) >= 0
+
+
+def push_choices(state, seed=0):
+    """(tabulated, line by line): the push `best_push` picks for the player to
+    move, computed both ways from the same seed (they must agree)."""
+    cdef GameState s
+    cdef Board b
+    cdef Rng r
+    cdef int16_t buf[MAX_LEGAL]
+    cdef int n, x, y
+    load_state(state, &s, &b)
+    if s.phase != PH_PUSH or s.n_tasks != 0 or current_player(&s) < 0:
+        raise ValueError("push_choices: the state is not a push decision")
+    n = legal_actions(&b, &s, buf)
+    rng_seed(&r, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    x = best_push(&b, &s, s.turn_player, buf, n, &r)
+    rng_seed(&r, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    y = best_push_by_lines(&b, &s, s.turn_player, buf, n, &r)
+    return x, y
 
 
 def greedy_action(state, seed=0):
@@ -529,18 +710,36 @@ cdef class Searcher:
     """One search tree over one root State.
 
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
-    determinize=True, max_nodes=DEFAULT_MAX_NODES)``
+    determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
+    eval_weights=None, eval_temperature=1.0, bias=0.0, mast=0.0)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
     were fully known (perfect-information UCT: the PIMC and cheat bots).
+    chance="closed" gives each chance outcome the searching player observes
+    its own child (keyed by the outcome); "open" merges them all.
+    horizon=H >= 0 stops each rollout at the (H+1)-th turn start it reaches
+    (the leaf counts if it is one) and scores it with the evaluation
+    (`eval_weights`, N_WEIGHTS numbers; win chances by a softmax of the
+    predicted scores at `eval_temperature`); -1 plays to the end.
+    bias: progressive bias towards the heuristic policy's decision
+    (bias / (visits + 1) added to its UCB value; it is also expanded first).
+    mast: the chance that a rollout decision is the legal one with the best
+    MAST average (rewards of each (player, decision) over all iterations)
+    instead of the rollout policy's.
     """
 
     def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
                   double margin_weight=0.1,
-                  bint determinize=True, int max_nodes=DEFAULT_MAX_NODES):
+                  bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
+                  chance="open", int horizon=-1, eval_weights=None,
+                  double eval_temperature=1.0, double bias=0.0, double mast=0.0):
+        cdef int i
         self.nodes = NULL
         self.path = NULL
+        self.mast = NULL
+        self.log_action = NULL
+        self.log_mover = NULL
         load_state(state, &self.root, &self.board)
         self.root_player = current_player(&self.root)
         if self.root_player < 0:
@@ -550,11 +749,33 @@ cdef class Searcher:
             raise ValueError(f"c: the exploration constant must be >= 0, got {c}")
         if max_nodes < 2:
             raise ValueError(f"max_nodes: must be at least 2, got {max_nodes}")
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
+        if horizon < -1:
+            raise ValueError(f"horizon: must be -1 (to the end) or a number of turns >= 0, "
+                             f"got {horizon}")
+        if not bias >= 0:
+            raise ValueError(f"bias: must be >= 0, got {bias}")
+        if not 0 <= mast <= 1:
+            raise ValueError(f"mast: must be a probability in [0, 1], got {mast}")
+        if not eval_temperature > 0:
+            raise ValueError(f"eval_temperature: must be > 0, got {eval_temperature}")
         self.num_players = self.root.num_players
         self.rollout = _rollout_kind(rollout)
         self.c = c
         self.margin_weight = margin_weight
         self.determinize_each = determinize
+        self.chance_mode = CHANCE_MODES.index(chance)
+        self.horizon = horizon
+        self.bias = bias
+        self.mast_eps = mast
+        self.eval_temp = eval_temperature
+        memset(self.eval_w, 0, sizeof(self.eval_w))
+        if horizon >= 0:
+            if eval_weights is None or len(eval_weights) != N_WEIGHTS:
+                raise ValueError(f"eval_weights: a horizon needs {N_WEIGHTS} evaluation weights")
+            for i in range(N_WEIGHTS):
+                self.eval_w[i] = float(eval_weights[i])
         rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes
@@ -562,22 +783,40 @@ cdef class Searcher:
         self.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         if self.nodes == NULL or self.path == NULL:
             raise MemoryError()
+        if mast > 0:
+            self.mast = <double*>calloc(MAX_PLAYERS * MAST_SLOTS * 2, sizeof(double))
+            self.log_action = <int16_t*>malloc(ROLLOUT_LOG * sizeof(int16_t))
+            self.log_mover = <int8_t*>malloc(ROLLOUT_LOG * sizeof(int8_t))
+            if self.mast == NULL or self.log_action == NULL or self.log_mover == NULL:
+                raise MemoryError()
+        self.n_log = 0
         self.n_nodes = 1
+        self._reset_root()
+        self.iterations = 0
+        self.reused_visits = 0
+        self.seconds = 0.0
+        memset(self.win_sum, 0, sizeof(self.win_sum))
+        memset(self.score_sum, 0, sizeof(self.score_sum))
+
+    cdef void _reset_root_stats(self):
+        memset(self.root_reward, 0, sizeof(self.root_reward))
+        memset(self.root_win, 0, sizeof(self.root_win))
+        memset(self.root_n, 0, sizeof(self.root_n))
+
+    cdef void _reset_root(self):
         memset(&self.nodes[0], 0, sizeof(Node))
         self.nodes[0].first_child = -1
         self.nodes[0].next_sibling = -1
         self.nodes[0].key = -1
         self.nodes[0].mover = -1
-        self.iterations = 0
-        self.seconds = 0.0
-        memset(self.win_sum, 0, sizeof(self.win_sum))
-        memset(self.score_sum, 0, sizeof(self.score_sum))
-        memset(self.root_reward, 0, sizeof(self.root_reward))
-        memset(self.root_win, 0, sizeof(self.root_win))
+        self._reset_root_stats()
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.path)
+        free(self.mast)
+        free(self.log_action)
+        free(self.log_mover)
 
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil:
         cdef int cap, i
@@ -607,21 +846,101 @@ cdef class Searcher:
         self.nodes[i].flags = 0
         return i
 
+    cdef int chance_child(self, int node, int key) noexcept nogil:
+        """The child of `node` for chance outcome `key` (made if new; -1: tree full)."""
+        cdef int child = self.nodes[node].first_child
+        while child >= 0:
+            if self.nodes[child].key == key:
+                return child
+            child = self.nodes[child].next_sibling
+        return self.new_node(node, key, -1)
+
+    cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil:
+        """The legal decision with the best MAST average for the mover (untried
+        ones first, in order)."""
+        cdef int i, a, p = s.turn_player, best = legal[0]
+        cdef double v, best_v = -INFINITY
+        cdef double* row = &self.mast[p * MAST_SLOTS * 2]
+        for i in range(n):
+            a = legal[i]
+            if row[2 * a + 1] == 0:
+                return a
+            v = row[2 * a] / row[2 * a + 1]
+            if v > best_v:
+                best_v = v
+                best = a
+        return best
+
+    cdef bint play_on(self, GameState* s) noexcept nogil:
+        """Play on from the leaf with the rollout policy; True if it stopped at
+        the horizon (to be evaluated), False at the end of the game."""
+        cdef int16_t buf[MAX_LEGAL]
+        cdef int n, p, a, turns = 0
+        while True:
+            p = current_player(s)
+            if p == CHANCE_PLAYER:
+                apply_action(&self.board, s, sample_chance(s, &self.rng))
+                continue
+            if p == TERMINAL_PLAYER:
+                return False
+            if self.horizon >= 0 and turn_start(s):
+                if turns >= self.horizon:
+                    return True
+                turns += 1
+            n = legal_actions(&self.board, s, buf)
+            if self.mast_eps > 0 and n > 1 and (rng_next(&self.rng) >> 11) * (
+                    1.0 / 9007199254740992.0) < self.mast_eps:
+                a = self.mast_action(s, buf, n)
+            elif self.rollout == ROLLOUT_HEURISTIC:
+                a = heuristic_action(&self.board, s, buf, n, &self.rng)
+            else:
+                a = buf[rng_below(&self.rng, n)]
+            if self.mast != NULL and self.n_log < ROLLOUT_LOG:
+                self.log_action[self.n_log] = a
+                self.log_mover[self.n_log] = p
+                self.n_log += 1
+            apply_action(&self.board, s, a)
+
+    cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil:
+        """Rewards and win chances from the evaluation's predicted final scores."""
+        cdef double pred[MAX_PLAYERS]
+        cdef double top = -INFINITY, z = 0.0, other
+        cdef int p, i
+        for p in range(self.num_players):
+            pred[p] = predicted_score(&self.board, s, p, self.eval_w)
+            if pred[p] > top:
+                top = pred[p]
+        for p in range(self.num_players):
+            win[p] = exp((pred[p] - top) / self.eval_temp)
+            z += win[p]
+        for p in range(self.num_players):
+            win[p] /= z
+            other = -1e9
+            for i in range(self.num_players):
+                if i != p and pred[i] > other:
+                    other = pred[i]
+            r[p] = win[p] + self.margin_weight * tanh((pred[p] - other) / 20.0)
+            self.score_sum[p] += pred[p]
+
     cdef void iterate(self) noexcept nogil:
         cdef GameState s = self.root
         cdef int16_t buf[MAX_LEGAL]
         cdef int16_t keys[MAX_LEGAL]
         cdef uint64_t untried[KEY_WORDS]
         cdef int node = 0, depth = 0, n, i, p, k = 0, child, best, a, m, w, pick, n_untried
+        cdef int hkey, o
         cdef int won[MAX_PLAYERS]
         cdef double r[MAX_PLAYERS]
+        cdef double win[MAX_PLAYERS]
         cdef double u, best_u, other
-        cdef bint expanded = False
+        cdef bint expanded = False, full = False
         cdef Node* nd
+        cdef double* row
         if self.determinize_each:
             determinize(&s, self.root_player, &self.rng)
         self.path[0] = 0
-        while depth + 1 < MAX_DEPTH:
+        self.n_log = 0
+        while depth + 1 < MAX_DEPTH and not full:
             p = current_player(&s)
             if p < 0:           # the end (chance is always resolved below)
                 break
@@ -635,6 +954,11 @@ cdef class Searcher:
                     k = action_for_observer(&s, k, self.root_player)
                 keys[i] = k
                 untried[k >> 6] |= (<uint64_t>1) << (k & 63)
+            hkey = -1
+            if self.bias > 0 and n > 1:
+                hkey = heuristic_action(&self.board, &s, buf, n, &self.rng)
+                if self.determinize_each:
+                    hkey = action_for_observer(&s, hkey, self.root_player)
             # children available in this determinization: count them, pick the best by UCB
             best = -1
             best_u = -INFINITY
@@ -646,6 +970,8 @@ cdef class Searcher:
                     untried[k >> 6] &= ~((<uint64_t>1) << (k & 63))
                     nd.avail += 1
                     u = nd.reward / nd.visits + self.c * sqrt(log(<double>nd.avail) / nd.visits)
+                    if k == hkey:
+                        u += self.bias / (nd.visits + 1)
                     if u > best_u:
                         best_u = u
                         best = child
@@ -655,16 +981,19 @@ cdef class Searcher:
                 n_untried += popcount64(untried[w])
             child = -1
             if n_untried > 0:
-                pick = rng_below(&self.rng, n_untried)
-                for w in range(KEY_WORDS):
-                    m = popcount64(untried[w])
-                    if pick < m:
-                        while pick > 0:
-                            untried[w] &= untried[w] - 1
-                            pick -= 1
-                        k = w * 64 + ctz64(untried[w])
-                        break
-                    pick -= m
+                if hkey >= 0 and untried[hkey >> 6] & ((<uint64_t>1) << (hkey & 63)):
+                    k = hkey            # progressive bias: the policy's choice first
+                else:
+                    pick = rng_below(&self.rng, n_untried)
+                    for w in range(KEY_WORDS):
+                        m = popcount64(untried[w])
+                        if pick < m:
+                            while pick > 0:
+                                untried[w] &= untried[w] - 1
+                                pick -= 1
+                            k = w * 64 + ctz64(untried[w])
+                            break
+                        pick -= m
                 child = self.new_node(node, k, p)
                 if child >= 0:
                     expanded = True
@@ -687,42 +1016,75 @@ cdef class Searcher:
                         break
                     pick -= 1
             apply_action(&self.board, &s, a)
-            if current_player(&s) == CHANCE_PLAYER:
-                self.nodes[child].flags |= NODE_CHANCE_AFTER
-                while current_player(&s) == CHANCE_PLAYER:
-                    apply_action(&self.board, &s, sample_chance(&s, &self.rng))
+            if self.mast != NULL and self.n_log < ROLLOUT_LOG:
+                self.log_action[self.n_log] = a
+                self.log_mover[self.n_log] = p
+                self.n_log += 1
             depth += 1
             self.path[depth] = child
             node = child
+            if current_player(&s) == CHANCE_PLAYER:
+                self.nodes[child].flags |= NODE_CHANCE_AFTER
+                while current_player(&s) == CHANCE_PLAYER:
+                    o = sample_chance(&s, &self.rng)
+                    # closed loop: an outcome the searcher sees leads to its own child
+                    if (self.chance_mode == CHANCE_CLOSED and not expanded and not full
+                            and chance_observed(&s, self.root_player)):
+                        if depth + 1 < MAX_DEPTH:
+                            child = self.chance_child(node, o)
+                        else:
+                            child = -1
+                        if child >= 0:
+                            depth += 1
+                            self.path[depth] = child
+                            node = child
+                        else:
+                            full = True     # leave the tree: the rest is rollout
+                    apply_action(&self.board, &s, o)
             if expanded:
                 break
-        # rollout
+        # rollout, to the end or to the horizon
+        m = 0
         if current_player(&s) != TERMINAL_PLAYER:
-            if self.rollout == ROLLOUT_HEURISTIC:
-                heuristic_playout(&self.board, &s, &self.rng)
-            else:
-                random_playout(&self.board, &s, &self.rng)
-        # rewards: win share (R-END-3) + a small score-margin term
-        m = winners(&self.board, &s, won)
+            if self.horizon < 0 and self.mast == NULL:
+                if self.rollout == ROLLOUT_HEURISTIC:
+                    heuristic_playout(&self.board, &s, &self.rng)
+                else:
+                    random_playout(&self.board, &s, &self.rng)
+            elif self.play_on(&s):
+                m = -1
+        if m < 0:
+            self.eval_rewards(&s, r, win)
+        else:
+            # rewards: win share (R-END-3) + a small score-margin term
+            m = winners(&self.board, &s, won)
+            for p in range(self.num_players):
+                other = -1e9
+                for i in range(self.num_players):
+                    if i != p and s.players[i].score > other:
+                        other = s.players[i].score
+                win[p] = won[p] / <double>m
+                r[p] = win[p] + self.margin_weight * tanh((s.players[p].score - other) / 20.0)
+                self.score_sum[p] += s.players[p].score
         for p in range(self.num_players):
-            other = -1e9
-            for i in range(self.num_players):
-                if i != p and s.players[i].score > other:
-                    other = s.players[i].score
-            r[p] = (won[p] / <double>m
-                    + self.margin_weight * tanh((s.players[p].score - other) / 20.0))
-            self.win_sum[p] += won[p] / <double>m
-            self.score_sum[p] += s.players[p].score
+            self.win_sum[p] += win[p]
         for i in range(1, depth + 1):
             nd = &self.nodes[self.path[i]]
             nd.visits += 1
-            nd.reward += r[nd.mover]
+            if nd.mover >= 0:
+                nd.reward += r[nd.mover]
         self.nodes[0].visits += 1
         if depth >= 1:
             k = self.nodes[self.path[1]].key
+            self.root_n[k] += 1
             for p in range(self.num_players):
                 self.root_reward[k][p] += r[p]
-                self.root_win[k][p] += won[p] / <double>m
+                self.root_win[k][p] += win[p]
+        if self.mast != NULL:
+            for i in range(self.n_log):
+                row = &self.mast[(self.log_mover[i] * MAST_SLOTS + self.log_action[i]) * 2]
+                row[0] += r[self.log_mover[i]]
+                row[1] += 1
         self.iterations += 1
 
     cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil:
@@ -761,6 +1123,98 @@ cdef class Searcher:
             done = self.run_loop(it, sec)
         return done
 
+    # --- tree reuse ---------------------------------------------------------
+    def reroot(self, int action, state, seed=None):
+        """Keep the subtree of the searching player's decision `action` as the
+        tree of `state` (the position after it, the same player to move, no
+        chance event between). Returns False, changing nothing, when the tree
+        has no such subtree; then search `state` with a new Searcher.
+
+        The kept nodes keep their visits and values (so the root's visit counts
+        include them); the root's per-player statistics (`root_stats` reward and
+        win sums) restart, as do `iterations`, `seconds` and the totals."""
+        cdef GameState s
+        cdef Board b
+        cdef int child, old, new, kid, n, cap, head, last
+        cdef Node* fresh
+        cdef int32_t* order
+        cdef int16_t buf[MAX_LEGAL]
+        cdef uint64_t legal_bits[KEY_WORDS]
+        load_state(state, &s, &b)
+        if current_player(&s) != self.root_player:
+            return False
+        child = self.nodes[0].first_child
+        while child >= 0 and self.nodes[child].key != action:
+            child = self.nodes[child].next_sibling
+        if (child < 0 or self.nodes[child].mover != self.root_player
+                or self.nodes[child].flags & NODE_CHANCE_AFTER):
+            return False
+        # the kept decisions must all be legal here: a decision can reveal hidden
+        # information without a chance event (coats taken from under the stack),
+        # and then the subtree mixes worlds this position rules out
+        memset(legal_bits, 0, sizeof(legal_bits))
+        n = legal_actions(&b, &s, buf)
+        for kid in range(n):
+            legal_bits[buf[kid] >> 6] |= (<uint64_t>1) << (buf[kid] & 63)
+        kid = self.nodes[child].first_child
+        while kid >= 0:
+            if not legal_bits[self.nodes[kid].key >> 6] & ((<uint64_t>1) << (self.nodes[kid].key & 63)):
+                return False
+            kid = self.nodes[kid].next_sibling
+        # copy the subtree breadth-first into a fresh array, children in order
+        n = 0
+        order = <int32_t*>malloc(self.n_nodes * sizeof(int32_t))
+        if order == NULL:
+            raise MemoryError()
+        order[0] = child
+        n = 1
+        head = 0
+        while head < n:
+            kid = self.nodes[order[head]].first_child
+            while kid >= 0:
+                order[n] = kid
+                n += 1
+                kid = self.nodes[kid].next_sibling
+            head += 1
+        cap = INITIAL_NODES
+        while cap < n:
+            cap *= 2
+        if cap > self.max_nodes:
+            cap = self.max_nodes if self.max_nodes >= n else n
+        fresh = <Node*>malloc(cap * sizeof(Node))
+        if fresh == NULL:
+            free(order)
+            raise MemoryError()
+        # old index -> new index: reuse `first_child` of the old array after copying
+        for new in range(n):
+            fresh[new] = self.nodes[order[new]]
+        for new in range(n):
+            self.nodes[order[new]].avail = new      # the new index, stored in place
+        for new in range(n):
+            old = fresh[new].first_child
+            fresh[new].first_child = self.nodes[old].avail if old >= 0 else -1
+            old = fresh[new].next_sibling
+            fresh[new].next_sibling = self.nodes[old].avail if old >= 0 and new > 0 else -1
+        free(order)
+        free(self.nodes)
+        self.nodes = fresh
+        self.n_nodes = n
+        self.capacity = cap
+        self.nodes[0].key = -1
+        self.nodes[0].mover = -1
+        self.nodes[0].flags = 0
+        self.root = s
+        self.board = b
+        if seed is not None:
+            rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        self.reused_visits = self.nodes[0].visits
+        self._reset_root_stats()
+        self.iterations = 0
+        self.seconds = 0.0
+        memset(self.win_sum, 0, sizeof(self.win_sum))
+        memset(self.score_sum, 0, sizeof(self.score_sum))
+        return True
+
     # --- results ------------------------------------------------------------
     @property
     def tree_nodes(self):
@@ -772,14 +1226,18 @@ cdef class Searcher:
                 [self.score_sum[p] for p in range(self.num_players)])
 
     def root_stats(self):
-        """Per root action: (action, visits, availability, reward sums, win-share sums)."""
+        """Per root action: (action, visits, availability, reward sums, win-share
+        sums, iterations in those sums, the searcher's reward sum). Visits and the
+        searcher's reward include a reused subtree's; the per-player sums cover
+        this search's iterations only (`reroot`)."""
         out = []
         cdef int child = self.nodes[0].first_child, k, p
         while child >= 0:
             k = self.nodes[child].key
             out.append((k, self.nodes[child].visits, self.nodes[child].avail,
                         [self.root_reward[k][p] for p in range(self.num_players)],
-                        [self.root_win[k][p] for p in range(self.num_players)]))
+                        [self.root_win[k][p] for p in range(self.num_players)],
+                        int(self.root_n[k]), self.nodes[child].reward))
             child = self.nodes[child].next_sibling
         out.sort()
         return out
@@ -791,7 +1249,7 @@ cdef class Searcher:
             "player": self.root_player, "num_players": self.num_players,
             "iterations": self.iterations, "seconds": self.seconds,
             "tree_nodes": self.n_nodes, "win_sum": wins, "score_sum": scores,
-            "root": self.root_stats(),
+            "root": self.root_stats(), "reused_visits": self.reused_visits,
             "turn_tree": self.turn_tree(max_depth, min_share),
         }
 

@@ -1,15 +1,17 @@
 """Bots with one interface, built from a spec string.
 
-    >>> bot = make_bot("ismcts:iterations=2000,c=0.7,rollout=heuristic,workers=2,seed=3")
+    >>> bot = make_bot("ismcts:time=0.05,seed=3")
     >>> action = bot.choose(state)          # a decision of the player to move
 
-Specs: ``NAME`` or ``NAME:OPTION=VALUE,OPTION=VALUE``. Bots:
+Specs: ``NAME`` or ``NAME:OPTION=VALUE,OPTION=VALUE``; every option is in one
+table, `OPTIONS` (``ulm bots`` lists them). Bots:
 
 * ``random`` - uniform among the legal decisions.
 * ``greedy`` - one ply: each decision is applied to a copy, the chance events
   after it are resolved with one fixed sample, and the mover's position is
   scored (projected VP + resources + unused actions; see ``_search.evaluate``).
-* ``ismcts`` - Information Set MCTS (mcts.search) for the player to move.
+* ``ismcts`` - Information Set MCTS (mcts.search) for the player to move;
+  ``preset=baseline`` is the previous release's search, for comparisons.
 * ``pimc`` - Perfect Information Monte Carlo: `determinizations` redeals of the
   hidden information, a perfect-information UCT search on each, root visit
   counts summed ("votes").
@@ -20,17 +22,21 @@ Every bot is seeded (``seed=``, default 0): the same seed and the same
 sequence of states give the same decisions. Decision k draws from the stream
 ``ulm.derive_seed(seed, k)``. In a game (mcts.tournament.play_game) the bot's
 seed is first mixed with the deal's seed and the seat, so a seed written in a
-spec keeps games reproducible while every game gets its own stream.
+spec keeps games reproducible while every game gets its own stream. A
+decision with a single legal choice is returned without a search.
 """
 from __future__ import annotations
 
 import difflib
+import random as _random
+import time as _time
 
 from ulm import derive_seed
 
 from mcts import _search
-from mcts.search import (DEFAULT_C, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, ROLLOUTS,
-                         check_workers, search)
+from mcts.search import (CHANCE_MODES, DEFAULT_C, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON,
+                         DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, check_workers,
+                         search)
 
 
 def _positive_int(name):
@@ -84,30 +90,115 @@ def _workers(text):
         raise ValueError(str(exc).replace("workers: ", "workers must be ", 1)) from None
 
 
-def _rollout(text):
-    if text not in ROLLOUTS:
-        raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {text!r}")
+def _choice(name, choices):
+    def parse(text):
+        if text not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, got {text!r}")
+        return text
+    return parse
+
+
+def _horizon(text):
+    """Turns (-1: to the end) or rounds as "Nr"."""
+    text = str(text).strip()
+    if text.endswith("r") and text[:-1].isdigit():
+        return text
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or value < -1:
+        raise ValueError(f"horizon must be -1 (to the end), a number of turns >= 0 or rounds "
+                         f"as Nr (2r: two rounds), got {text!r}")
+    return value
+
+
+def _probability(name):
+    def parse(text):
+        value = _non_negative_float(name)(text)
+        if value > 1:
+            raise ValueError(f"{name} must be a probability in [0, 1], got {text!r}")
+        return value
+    return parse
+
+
+def _flag(name):
+    def parse(text):
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"{name} must be on or off, got {text!r}")
+    return parse
+
+
+def _preset(text):
+    if text not in PRESETS:
+        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {text!r}")
     return text
 
 
-_SEARCH_OPTIONS = {
-    "iterations": _positive_int("iterations"),
-    "time": _positive_float("time"),
-    "c": _non_negative_float("c"),
-    "rollout": _rollout,
-    "margin": _non_negative_float("margin"),
-    "seed": _seed,
+# Every option of the bots, in one table: name -> (parser of its text, meaning).
+# A bot lists the names it takes (`Bot.options`); defaults come from PRESETS.
+OPTIONS = {
+    "seed": (_seed, "seed of the bot's random choices (each decision gets a derived seed)"),
+    "iterations": (_positive_int("iterations"), "iterations per decision"),
+    "time": (_positive_float("time"), "seconds per decision (alone: no iteration limit)"),
+    "c": (_non_negative_float("c"), "UCB exploration constant"),
+    "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic or random"),
+    "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
+    "workers": (_workers, "processes growing independent trees (root parallel)"),
+    "determinizations": (_positive_int("determinizations"), "PIMC: worlds searched"),
+    "preset": (_preset, "a named set of defaults: default, or baseline (the previous "
+                        "release's search)"),
+    "chance": (_choice("chance", CHANCE_MODES),
+               "chance outcomes the searcher sees: closed (own children) or open (merged)"),
+    "horizon": (_horizon, "rollout turns (or rounds: 2r) before the evaluation scores "
+                          "the position; -1: play to the end"),
+    "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
+    "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
+    "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
+    "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
+                              "the turn (workers=1)"),
 }
+
+# Named sets of defaults of the ismcts bot. "baseline" is the search of the
+# previous release exactly (open-loop chance, full heuristic rollouts, c 0.7,
+# no reuse); every strength claim is measured against it in one run.
+PRESETS = {
+    "baseline": {"iterations": 1000, "c": 0.7, "rollout": "heuristic", "margin": 0.1,
+                 "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
+                 "final": "visits", "reuse": False},
+    "default": {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
+                "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
+                "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
+                "reuse": False},
+}
+
+
+def search_options(config: dict) -> dict:
+    """The keyword arguments of `mcts.search` for a bot config or a preset's name."""
+    if isinstance(config, str):
+        config = PRESETS[config]
+    return {"c": config["c"], "rollout": config["rollout"], "margin_weight": config["margin"],
+            "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
+            "mast": config["mast"], "final": config["final"]}
+
+
+def _options(*names) -> dict:
+    return {name: OPTIONS[name][0] for name in names}
 
 
 class Bot:
     """A player: `choose(state)` returns a legal decision of the player to move."""
     name = "bot"
-    options: dict = {"seed": _seed}
+    options: dict = _options("seed")
     defaults: dict = {"seed": 0}
 
     def __init__(self, **options):
         self.config = dict(self.defaults)
+        if "preset" in options:
+            self.config.update(PRESETS[options["preset"]])
         self.config.update(options)
         self.seed = self.config["seed"]
         self.calls = 0
@@ -171,18 +262,53 @@ class IsmctsBot(_SearchBot):
     """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
     name = "ismcts"
     determinize = True
-    options = dict(_SEARCH_OPTIONS, workers=_workers)
-    defaults = {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
-                "margin": DEFAULT_MARGIN_WEIGHT, "workers": 1, "seed": 0}
+    options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
+                       "preset", "chance", "horizon", "bias", "mast", "final", "reuse")
+    defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self._tree = None           # reuse: the last tree and where it is expected to go on
+        self._expected = None
+        self._action = None
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._tree = self._expected = None      # a new game: nothing to reuse
+
+    def _reused_tree(self, state, seed):
+        """The last search's subtree for this state, re-rooted (reuse), or None."""
+        if self._tree is None or self._expected is None:
+            return None
+        player = state.current_player()
+        if state.information_state_string(player) != self._expected:
+            return None
+        if not self._tree.reroot(self._action, state, seed):
+            return None
+        return self._tree
 
     def _choose(self, state):
         cfg = self.config
+        seed = self._next_seed()
+        reuse = cfg["reuse"] and cfg["workers"] == 1
+        tree = self._reused_tree(state, seed) if reuse else None
+        self._tree = self._expected = None
         self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
-                                  c=cfg["c"], rollout=cfg["rollout"], seed=self._next_seed(),
-                                  workers=cfg["workers"], margin_weight=cfg["margin"],
-                                  determinize=self.determinize)
-        return self.last_result.best_action
+                                  seed=seed, workers=cfg["workers"],
+                                  determinize=self.determinize, tree=tree,
+                                  **search_options(cfg))
+        action = self.last_result.best_action
+        if reuse and self.last_result.tree is not None:
+            after = state.clone()
+            after.apply_action(action)
+            player = state.current_player()
+            if after.current_player() == player:      # no chance event, still this player
+                self._tree = self.last_result.tree
+                self._expected = after.information_state_string(player)
+                self._action = action
+        self.last_result.tree = None
+        return action
 
 
 class CheatBot(IsmctsBot):
@@ -194,7 +320,7 @@ class CheatBot(IsmctsBot):
 class PimcBot(_SearchBot):
     """Perfect Information Monte Carlo: UCT on several determinizations, votes summed."""
     name = "pimc"
-    options = dict(_SEARCH_OPTIONS, determinizations=_positive_int("determinizations"))
+    options = _options("seed", "iterations", "time", "c", "rollout", "margin", "determinizations")
     defaults = {"determinizations": 10, "iterations": 200, "c": DEFAULT_C,
                 "rollout": DEFAULT_ROLLOUT, "margin": DEFAULT_MARGIN_WEIGHT, "seed": 0}
     last_votes = None
@@ -203,16 +329,26 @@ class PimcBot(_SearchBot):
         cfg = self.config
         player = state.current_player()
         base = self._next_seed()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         votes: dict = {}
         value: dict = {}
-        per_tree_time = None if cfg.get("time") is None else cfg["time"] / cfg["determinizations"]
+        budget = cfg.get("time")
+        start = _time.monotonic()
         for d in range(cfg["determinizations"]):
+            # each tree runs to its share of the decision's deadline, so a tree
+            # that overran (a busy machine) shortens the next, not the decision
+            per_tree_time = None
+            if budget is not None:
+                per_tree_time = max(start + budget * (d + 1) / cfg["determinizations"]
+                                    - _time.monotonic(), 1e-6)
             world = state.resample_from_infostate(player, derive_seed(base, d, 0))
             tree = _search.Searcher(world, c=cfg["c"], rollout=cfg["rollout"],
                                     seed=derive_seed(base, d, 1),
                                     margin_weight=cfg["margin"], determinize=False)
             tree.run(cfg["iterations"], per_tree_time)
-            for key, visits, _avail, rewards, _wins in tree.root_stats():
+            for key, visits, _avail, rewards, _wins, _n, _own in tree.root_stats():
                 votes[key] = votes.get(key, 0) + visits
                 value[key] = value.get(key, 0.0) + rewards[player]
         self.last_votes = votes

@@ -40,13 +40,19 @@ from typing import Callable, Optional
 
 from ulm import ACTION_NAMES, derive_seed
 
-from mcts._search import (DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS,
+from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS,
                           SIGNAL_CHECK_SECONDS, Searcher)
+from mcts.evaluation import eval_parameters
 
 DEFAULT_C = 0.7
 DEFAULT_ITERATIONS = 1000
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
+DEFAULT_CHANCE = "open"
+DEFAULT_HORIZON = "2r"          # rollouts cut off after two rounds (see docs/strength.md)
+DEFAULT_FINAL = "visits"
+FINALS = ("visits", "value")
+VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
 MERGE_RESERVE = 0.05   # part of a time budget (at most 50 ms) left for collecting the trees
 
@@ -123,6 +129,9 @@ class SearchResult:
     c: float = DEFAULT_C
     rollout: str = DEFAULT_ROLLOUT
     turn_tree: dict = field(default_factory=dict, repr=False)
+    forced: bool = False            # the only legal decision: returned without a search
+    reused_visits: int = 0          # visits the root kept from the previous search (reuse)
+    tree: object = field(default=None, repr=False, compare=False)   # the Searcher (workers=1)
 
     @property
     def best(self) -> ActionStats:
@@ -146,7 +155,8 @@ class SearchResult:
                 "iterations_per_second": self.iterations_per_second,
                 "tree_nodes": self.tree_nodes, "node_bytes": NODE_BYTES,
                 "workers": self.workers, "seed": self.seed, "c": self.c,
-                "rollout": self.rollout}
+                "rollout": self.rollout, "forced": self.forced,
+                "reused_visits": self.reused_visits}
 
     def principal_line(self, max_steps: Optional[int] = None) -> list:
         """The searching player's recommended decisions for the rest of the turn:
@@ -197,6 +207,17 @@ def _rank(action, visits, value):
     return (-visits, -value, action)
 
 
+def _rank_by_value(actions: list) -> list:
+    """final="value": the best mean value among the decisions with at least
+    VALUE_MIN_SHARE of the top visits first (a rarely tried decision's mean is
+    noise), then the rest by visits."""
+    top = max((a.visits for a in actions), default=0)
+    sure = [a for a in actions if a.visits >= VALUE_MIN_SHARE * top and a.visits > 0]
+    sure.sort(key=lambda a: (-a.value, -a.visits, a.action))
+    rest = [a for a in actions if a not in sure]
+    return sure + rest
+
+
 def _merge_trees(trees: list) -> dict:
     out: dict = {}
     for tree in trees:
@@ -215,7 +236,7 @@ def _merge_trees(trees: list) -> dict:
 
 
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
-                  rollout: str) -> SearchResult:
+                  rollout: str, final: str = DEFAULT_FINAL) -> SearchResult:
     """Sum the root statistics of independent trees (root parallelism)."""
     first = exports[0]
     n = first["num_players"]
@@ -225,22 +246,27 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
     score_sum = [sum(e["score_sum"][p] for e in exports) for p in range(n)]
     root: dict = {}
     for e in exports:
-        for key, visits, avail, rewards, wins in e["root"]:
-            m = root.setdefault(key, [0, 0, [0.0] * n, [0.0] * n])
+        for key, visits, avail, rewards, wins, counted, own in e["root"]:
+            m = root.setdefault(key, [0, 0, [0.0] * n, [0.0] * n, 0, 0.0])
             m[0] += visits
             m[1] += avail
             for p in range(n):
                 m[2][p] += rewards[p]
                 m[3][p] += wins[p]
+            m[4] += counted
+            m[5] += own
     total = sum(m[0] for m in root.values()) or 1
     actions = []
-    for key, (visits, avail, rewards, wins) in root.items():
+    for key, (visits, avail, rewards, wins, counted, own) in root.items():
         v = max(visits, 1)
+        k = max(counted, 1)
         actions.append(ActionStats(
             action=key, name=action_name(key), visits=visits, availability=avail,
-            share=visits / total, value=rewards[player] / v,
-            mean_reward=tuple(r / v for r in rewards), win_probability=tuple(w / v for w in wins)))
+            share=visits / total, value=own / v,
+            mean_reward=tuple(r / k for r in rewards), win_probability=tuple(w / k for w in wins)))
     actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
+    if final == "value":
+        actions = _rank_by_value(actions)
     it = max(iterations, 1)
     return SearchResult(
         player=player, num_players=n, actions=actions,
@@ -249,7 +275,8 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
         iterations=iterations, seconds=seconds,
         tree_nodes=sum(e["tree_nodes"] for e in exports), workers=len(exports),
         seed=seed, c=c, rollout=rollout,
-        turn_tree=_merge_trees([e["turn_tree"] for e in exports]))
+        turn_tree=_merge_trees([e["turn_tree"] for e in exports]),
+        reused_visits=sum(e.get("reused_visits", 0) for e in exports))
 
 
 # ---------------------------------------------------------------------------
@@ -327,6 +354,17 @@ def _check_budget(iterations, time):
     return iterations, time
 
 
+def horizon_turns(horizon, players: int) -> int:
+    """The rollout horizon in turns: an int is turns (-1: to the end), "Nr" is N
+    rounds (N times the number of players)."""
+    if isinstance(horizon, str) and horizon.endswith("r") and horizon[:-1].isdigit():
+        return int(horizon[:-1]) * players
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < -1:
+        raise ValueError(f"horizon: must be -1 (to the end), a number of turns >= 0 or "
+                         f"rounds as 'Nr', got {horizon!r}")
+    return horizon
+
+
 def check_workers(workers) -> int:
     """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -341,7 +379,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            c: float = DEFAULT_C, rollout: str = DEFAULT_ROLLOUT, seed: int = 0, workers: int = 1,
            progress: Optional[Callable[[int, float], None]] = None,
            margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
-           max_nodes: int = DEFAULT_MAX_NODES) -> SearchResult:
+           max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
+           horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
+           final: str = DEFAULT_FINAL, tree: Optional[Searcher] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
     iterations / time: the budget (both: whichever ends first; neither:
@@ -353,23 +393,49 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     seconds_elapsed) is called about every 0.1 s. determinize=False searches
     `state` as if everything in it were known (a cheat, for reference only).
     max_nodes caps the nodes of each tree (it then stops growing).
+    chance: "open" (chance outcomes merged) or "closed" (each outcome the
+    searching player sees gets its own child). horizon: -1 plays rollouts to
+    the end; H >= 0 stops them at the (H+1)-th turn start and scores the
+    position with the calibrated evaluation (mcts.evaluation); "2r" is two
+    rounds (2 x players turns), the default. bias:
+    progressive bias towards the heuristic policy; mast: share of MAST
+    decisions in rollouts; final: recommend by "visits" or "value".
+    tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
+    instead of a new one (tree reuse; workers=1 only).
+
+    A decision with one legal choice is returned at once (`forced`, no search).
     """
     iterations, time = _check_budget(iterations, time)
     if rollout not in ROLLOUTS:
         raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    if chance not in CHANCE_MODES:
+        raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
+    if final not in FINALS:
+        raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
+    horizon = horizon_turns(horizon, state.num_players())
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
     if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
             or not 0 <= margin_weight < math.inf):
         raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
+    if tree is not None and workers != 1:
+        raise ValueError("tree: reuse needs workers=1")
     if iterations is not None and workers > iterations:
         workers = iterations
-    options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
-                   determinize=determinize, max_nodes=max_nodes)
     start = _time.monotonic()
+    legal = state.legal_actions() if state.current_player() >= 0 else []
+    if len(legal) == 1:
+        return _forced(state, legal[0], seed, float(c), rollout, start)
+    options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
+                   determinize=determinize, max_nodes=max_nodes, chance=chance,
+                   horizon=horizon, bias=float(bias), mast=float(mast))
+    if horizon >= 0:
+        weights, temperature = eval_parameters(state.num_players())
+        options.update(eval_weights=weights, eval_temperature=temperature)
+    searcher = None
     if workers == 1:
-        searcher = Searcher(state, seed=seed, **options)
+        searcher = tree if tree is not None else Searcher(state, seed=seed, **options)
         report = None
         if progress is not None:
             def report(done):
@@ -378,8 +444,28 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = [searcher.export()]
     else:
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
-    return merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
-                         rollout=rollout)
+    result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
+                           rollout=rollout, final=final)
+    if tree is not None:
+        # a reused subtree may hold decisions of worlds where the kept decision
+        # revealed something else (coats taken from under the stack are no chance
+        # event): recommend only what is legal here
+        allowed = set(legal)
+        result.actions = [a for a in result.actions if a.action in allowed] or result.actions
+    result.tree = searcher
+    return result
+
+
+def _forced(state, action, seed, c, rollout, start) -> SearchResult:
+    """The result for a decision with a single legal choice: no search."""
+    n = state.num_players()
+    stats = ActionStats(action=action, name=action_name(action), visits=0, availability=0,
+                        share=1.0, value=0.0, mean_reward=(0.0,) * n,
+                        win_probability=(0.0,) * n)
+    return SearchResult(player=state.current_player(), num_players=n, actions=[stats],
+                        win_probability=(0.0,) * n, expected_score=(0.0,) * n, iterations=0,
+                        seconds=_time.monotonic() - start, tree_nodes=0, seed=seed, c=c,
+                        rollout=rollout, forced=True)
 
 
 WORKER_EXIT_SECONDS = 2.0

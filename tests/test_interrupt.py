@@ -24,6 +24,7 @@ from mcts import MAX_WORKERS, make_bot, search
 
 ROOT = Path(__file__).resolve().parent.parent
 NEW_2P = str(ROOT / "examples" / "new-2p.json")
+PUSH_4P = str(ROOT / "examples" / "push-4p-view.json")   # a choice: forced decisions are not searched
 ULM = [sys.executable, "-m", "cli"]
 STOP_WITHIN = 5.0      # seconds after SIGINT; the budgets are 30 s
 
@@ -65,9 +66,9 @@ def interrupt(args, to_group=True, after=1.0):
 
 
 CASES = {
-    "suggest quiet": ["suggest", NEW_2P, "--time", 30, "--quiet"],
-    "suggest json": ["suggest", NEW_2P, "--time", 30, "--json"],
-    "suggest 2 workers": ["suggest", NEW_2P, "--time", 30, "--workers", 2, "--quiet"],
+    "suggest quiet": ["suggest", PUSH_4P, "--time", 30, "--quiet"],
+    "suggest json": ["suggest", PUSH_4P, "--time", 30, "--json"],
+    "suggest 2 workers": ["suggest", PUSH_4P, "--time", 30, "--workers", 2, "--quiet"],
     "play ismcts": ["play", "--bots", "ismcts:time=30,random", "--quiet"],
     "play pimc": ["play", "--bots", "pimc:time=30,random", "--quiet"],
     "tournament nested workers": ["tournament", "--bots", "ismcts:time=30,workers=2", "random",
@@ -91,6 +92,8 @@ def test_sigint_in_the_library_raises_keyboard_interrupt_and_the_search_can_run_
     code = ("import os, signal, threading, time, ulm\n"
             "from mcts import search\n"
             "s = ulm.Game(players=2).new_game(1)\n"
+            "s.apply_action(1)\n"
+            "s.resolve_chance()\n"
             "threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
             "t = time.monotonic()\n"
             "try:\n"
@@ -141,6 +144,8 @@ def test_a_time_budget_covers_starting_the_workers(monkeypatch):
 
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", slow_start)
     s = ulm.Game(players=2).new_game(1)
+    s.apply_action(1)           # the draw is forced: search the push
+    s.resolve_chance()
     t = time.monotonic()
     r = search(s, time=0.7, workers=3, rollout="random")
     took = time.monotonic() - t

@@ -108,11 +108,13 @@ def test_node_bytes_is_small():
 
 def test_result_fields():
     s = fresh(players=4, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()          # the first push
     r = search(s, iterations=300, seed=2)
     assert r.player == 0 and r.num_players == 4
-    assert r.iterations == 300
+    assert r.iterations == 300 and not r.forced
     assert r.tree_nodes >= 2
-    assert r.best_action == s.legal_actions()[0] == 1  # only "draw" is legal
+    assert r.best_action in s.legal_actions()
     assert sum(a.visits for a in r.actions) == 300
     assert all(a.availability >= a.visits for a in r.actions)
     assert len(r.win_probability) == 4 and abs(sum(r.win_probability) - 1) < 1e-9
@@ -122,6 +124,20 @@ def test_result_fields():
     assert set(d) >= {"best_action", "principal_line", "actions", "win_probability",
                       "expected_score", "stats"}
     assert d["stats"]["node_bytes"] == NODE_BYTES
+
+
+def test_forced_decision_returns_at_once_without_search():
+    s = fresh(players=4, seed=1)
+    assert s.legal_actions() == [1]             # only "draw" is legal
+    r = search(s, iterations=100_000, seed=2)
+    assert r.forced and r.iterations == 0 and r.tree_nodes == 0
+    assert r.best_action == 1 and r.best_action_name == "draw"
+    assert r.to_dict()["stats"]["forced"] is True
+    r = search(s, time=30.0, seed=2)            # a time budget is not spent either
+    assert r.forced and r.seconds < 5.0
+    s.apply_action(1)
+    s.resolve_chance()
+    assert not search(s, iterations=50, seed=2).forced
 
 
 def test_same_seed_same_result():
@@ -247,15 +263,33 @@ def test_no_sparrow_wasted_on_an_unusable_action():
 
 def test_principal_line_stops_at_chance_and_end_of_turn():
     s = fresh(players=2, seed=1)
-    r = search(s, iterations=300, seed=0)
+    s.apply_action(1)
+    s.resolve_chance()
+    r = search(s, iterations=3000, seed=0)
     line = r.principal_line()
-    assert [step.name for step in line] == ["draw"]
-    assert line[0].chance_after and line[0].share == 1.0
-    assert 0 <= line[0].value <= 1.2
+    assert line and line[0].name.startswith("push")
+    assert not any(step.chance_after for step in line[:-1])
+    t = s.clone()
+    for step in line:           # the line is the mover's own, all inside this turn
+        assert t.current_player() == 0
+        t.apply_action(step.action)
+    assert line[-1].chance_after or t.current_player() != 0 or t.is_terminal()
+    assert all(0 <= step.value <= 1.2 for step in line)
+
+
+def test_forced_decision_is_reported_by_suggest_format():
+    s = fresh(players=2, seed=1)
+    r = search(s, iterations=300, seed=0)
+    assert r.principal_line() == []
+    from cli.suggest_cmd import format_result
+    text = format_result(r, s, 0, "p.json")
+    assert "only legal decision: draw" in text
 
 
 def test_time_budget_and_progress():
     s = fresh(players=4, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()
     calls = []
     r = search(s, time=0.3, seed=0, progress=lambda done, elapsed: calls.append((done, elapsed)))
     assert r.iterations > 100
@@ -422,7 +456,10 @@ def test_suggest_same_seed_same_advice(positions):
 
 
 def test_suggest_time_budget(positions):
-    path = positions(fresh(players=2), 0)
+    s = fresh(players=2)
+    s.apply_action(1)
+    s.resolve_chance()
+    path = positions(s, 0)
     res = _suggest(path, "--time", 0.2, "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["stats"]["iterations"] > 10

@@ -165,6 +165,11 @@ def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
     _wait_for_human(page)
     assert page.locator("#thinking").is_hidden()
     assert page.evaluate("game.viewer") == "Blue"
+    # the draw is forced (a hint would not search): draw, then ask about the push
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function("game.history.length > 0 && "
+                           "game.history[game.history.length - 1].name === 'draw'")
+    _wait_for_human(page)
     # a long hint: progress shown, cancelled, the page usable at once
     page.select_option("#hint-seconds", "10")
     page.click("#hint")
@@ -172,9 +177,9 @@ def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
     page.click("#cancel")
     page.wait_for_function("document.querySelector('#status').textContent === 'Search cancelled.'")
     assert page.locator("#progress").is_hidden() and page.text_content("#advice") == ""
-    page.click("#decisions button.decision:text-is('draw')")
+    page.click("#decisions button.decision >> nth=0")
     page.wait_for_function("game.history.length > 0 && "
-                           "game.history[game.history.length - 1].name === 'draw'")
+                           "game.history[game.history.length - 1].name !== 'draw'")
 
 
 def test_follow_a_game_for_a_full_round(server, page, shots):

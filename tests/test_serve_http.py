@@ -255,8 +255,16 @@ def test_hint_when_no_decision_is_pending(client):
                                                     json={"seconds": 1}), 409)
 
 
+def _past_the_draw(client, g):
+    """The human's draw is forced (not searched): make it, so a hint searches."""
+    r = client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 def test_cancel_a_search_and_the_server_answers_meanwhile(client):
     g = _play(client)
+    _past_the_draw(client, g)
     job = client.post(f"/api/games/{g['id']}/hint", json={"seconds": 5}).json()
     # served while the search runs (it is off the event loop)
     assert client.get("/api/info").status_code == 200
@@ -273,6 +281,7 @@ def test_unknown_job_and_too_many_searches():
         assert "job: no search 'x'" in _error(c.get("/api/jobs/x"), 404)
         assert "job: no search" in _error(c.delete("/api/jobs/x"), 404)
         g = _play(c)
+        _past_the_draw(c, g)
         first = c.post(f"/api/games/{g['id']}/hint", json={"seconds": 5}).json()
         msg = _error(c.post(f"/api/games/{g['id']}/hint", json={"seconds": 1}), 429)
         assert "searches are running already" in msg

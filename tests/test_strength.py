@@ -31,3 +31,29 @@ def test_ismcts_beats_three_greedy_bots_four_players():
 def test_greedy_beats_random():
     res = _win_rate(["greedy", "random"], 2, 20, seed=9)
     assert res["greedy"]["win_rate"] >= 0.9
+
+
+# The new default search against the previous release's (the baseline preset)
+# at about equal cost per decision: one default iteration costs about a third
+# of the instructions of a baseline one in 2-player games (callgrind, docs/strength.md), so the
+# default gets COST_RATIO times the baseline's iterations. The threshold is one
+# the baseline fails against itself at the same cost (the control below).
+COST_RATIO = 3
+BASELINE_ITERATIONS = 100
+THRESHOLD = 0.6
+
+
+@pytest.mark.slow
+def test_default_beats_baseline_preset_at_equal_cost():
+    default = f"ismcts:iterations={COST_RATIO * BASELINE_ITERATIONS}"
+    baseline = f"ismcts:preset=baseline,iterations={BASELINE_ITERATIONS}"
+    res = _win_rate([default, baseline], 2, 24, seed=21)
+    assert res[default]["win_rate"] >= THRESHOLD
+
+
+@pytest.mark.slow
+def test_baseline_preset_fails_the_threshold_against_itself():
+    one = f"ismcts:preset=baseline,iterations={BASELINE_ITERATIONS},seed=1"
+    two = f"ismcts:preset=baseline,iterations={BASELINE_ITERATIONS},seed=2"
+    res = _win_rate([one, two], 2, 24, seed=21)
+    assert res[one]["win_rate"] < THRESHOLD and res[two]["win_rate"] < THRESHOLD
