@@ -84,6 +84,7 @@ class DaskExecutor:
         self._status = ""
         self._status_at = None
         self._threads_seen = 1
+        self._quiet = None
         _import_distributed()  # fail early and clearly without the extra
 
     @classmethod
@@ -110,9 +111,16 @@ class DaskExecutor:
                     silence_logs=logging.CRITICAL)  # no shutdown chatter between our lines
             self.client = distributed.Client(self.cluster)
         else:
+            # a scheduler lost mid-run makes Dask's background tasks log their own
+            # tracebacks; the run reports the loss itself (ClusterError), so the
+            # handlers stay quiet while this executor holds the connection
+            self._quiet = _quiet_logs("distributed")
+            self._quiet.__enter__()
             try:
                 self.client = distributed.Client(self.target, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
+                self._quiet.__exit__(None, None, None)
+                self._quiet = None
                 raise TournamentError(
                     f"--scheduler: cannot reach the Dask scheduler at {self.target} within "
                     f"{self.connect_timeout:g} s ({_reason(exc)}); is `dask scheduler` running "
@@ -135,6 +143,9 @@ class DaskExecutor:
                 raise
         finally:
             self.client = self.cluster = None
+            if self._quiet is not None:
+                self._quiet.__exit__(None, None, None)
+                self._quiet = None
 
     # -- what the progress display shows
 
