@@ -6,6 +6,8 @@ import os
 
 import click
 
+from mcts import MAX_WORKERS
+
 from cli import HELP, InputError, fail_on_input_errors
 
 
@@ -19,7 +21,8 @@ from cli import HELP, InputError, fail_on_input_errors
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=40, show_default=True,
               help="Games per rung, rounded up to whole rotations of the seats.")
-@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True)
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for rung-N/ tournaments, ladder.json, ladder.csv and ladder.png; "

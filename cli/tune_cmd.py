@@ -6,6 +6,8 @@ import os
 
 import click
 
+from mcts import MAX_WORKERS
+
 from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
                  fail_on_input_errors)
 
@@ -22,7 +24,8 @@ from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
               help="Games of each trial's tournament (rounded up to whole seat rotations).")
 @click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
               help="Finished trials wanted in all (a resumed study counts those it has).")
-@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing a trial's games (without --scheduler).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,

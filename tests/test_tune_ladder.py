@@ -105,6 +105,18 @@ def test_tune_bad_settings_exit_2(args, words):
         assert w in res.stderr, res.stderr
 
 
+@pytest.mark.parametrize("command", [
+    ["tune", "--bot", BOT, "--param", "c=0.1:1", "--against", "random", "--trials", "1"],
+    ["ladder", "--low", "8", "--high", "16", "--games", "2"],
+])
+def test_tune_and_ladder_bound_workers_like_tournament(command):
+    """Issue 9, item 5: --workers is bounded by MAX_WORKERS everywhere."""
+    from mcts import MAX_WORKERS
+    res = run(*command, "--workers", str(MAX_WORKERS + 1))
+    assert res.exit_code == 2, res.output
+    assert "--workers" in res.stderr and f"1<=x<={MAX_WORKERS}" in res.stderr, res.stderr
+
+
 def test_tunable_options_come_from_the_bot_table():
     opts = tunable_options("ismcts")
     assert opts["c"] == "float" and opts["rollout"] == "choice"
