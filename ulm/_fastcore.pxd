@@ -63,6 +63,18 @@ cdef enum:
     NUM_COATS = 12
     NUM_OUTER = 12
     NUM_TOWER = 12      # T1..T12 are 0..11
+    TOWER_T1 = 0
+    TOWER_T2 = 1
+    TOWER_T3 = 2
+    TOWER_T4 = 3
+    TOWER_T5 = 4
+    TOWER_T6 = 5
+    TOWER_T7 = 6
+    TOWER_T8 = 7
+    TOWER_T9 = 8
+    TOWER_T10 = 9
+    TOWER_T11 = 10
+    TOWER_T12 = 11
     NO_TOWER = -1
     NUM_ROUNDS = 10
     MAX_PLAYERS = 4
@@ -309,15 +321,15 @@ cdef inline int supply_total(const Player* pl) noexcept nogil:
 
 cdef inline int seal_cost(const GameState* s) noexcept nogil:
     # R-ACT-SEAL-1, R-TOWER-T6/T7
-    if tower_in_force(s, 5):
+    if tower_in_force(s, TOWER_T6):
         return 1
-    if tower_in_force(s, 6):
+    if tower_in_force(s, TOWER_T7):
         return 3
     return 2
 
 cdef inline int money_per_action(const GameState* s, int p) noexcept nogil:
     # R-ACT-MONEY-1: +1, Mint Master +1, tower T2 +1
-    return 1 + (s.desc[MINT_MASTER] == p) + tower_in_force(s, 1)
+    return 1 + (s.desc[MINT_MASTER] == p) + tower_in_force(s, TOWER_T2)
 
 cdef inline int push_cell(int e, int i) noexcept nogil:
     """The grid cell (row-major) at place i of push entry e: 0 is the entry end,

@@ -590,7 +590,7 @@ cdef void start_turn(GameState* s, int p) noexcept nogil:
     s.free_play = 1
     memset(s.avail, 0, sizeof(s.avail))
     memset(s.extra, 0, sizeof(s.extra))  # unused extra actions lapse (R-TURN-3)
-    s.t5_seal = 1 if tower_in_force(s, 4) else 0
+    s.t5_seal = 1 if tower_in_force(s, TOWER_T5) else 0
     s.river_extra = 0
     s.draw_swap_used = 0
     s.merchant_used = 0
@@ -628,7 +628,7 @@ cdef void round_start(GameState* s) noexcept nogil:
     start_turn(s, 0)
 
 cdef bint can_pay_tower(const GameState* s, int p) noexcept nogil:
-    if tower_in_force(s, 7):
+    if tower_in_force(s, TOWER_T8):
         return supply_total(&s.players[p]) >= 2
     return s.players[p].coins >= 2
 
@@ -933,17 +933,17 @@ cdef void colour_actions_set(const Board* b, const GameState* s, int p, uint64_t
     if action_count(s, WHITE) > 0:
         add_mask(w, A_CLEAR, sides_to_clear(s))
     if action_count(s, BROWN) > 0 and cards_left(s):
-        if tower_in_force(s, 2):      # R-TOWER-T3
+        if tower_in_force(s, TOWER_T3):      # R-TOWER-T3
             if pl.coins >= 1:
                 add(w, A_BUY_COIN)
-        elif tower_in_force(s, 3):    # R-TOWER-T4
+        elif tower_in_force(s, TOWER_T4):    # R-TOWER-T4
             add_mask(w, A_BUY_TILE, nonzero_colours(pl.supply))
         else:
             add_mask(w, A_BUY_PAIR, payable_pairs(pl.supply))
     if (s.river_extra > 0 or action_count(s, TURQUOISE) > 0) and space_ahead(s, p):
         add(w, A_RIVER)
     if has_seal_action(s) and can_seal_basics(s, p, seal_cost(s)):
-        add_mask(w, A_SEAL, quarters_to_seal(b, s, p, tower_in_force(s, 11)))  # R-TOWER-T12
+        add_mask(w, A_SEAL, quarters_to_seal(b, s, p, tower_in_force(s, TOWER_T12)))  # R-TOWER-T12
         # R-ACT-SEAL-2: City Wall as a modifier of this seal action
         if (pl.hand & bit(CARD_CITY_WALL)) and can_play_card(s):
             m = 0
@@ -976,12 +976,12 @@ cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nog
         return
     colour_actions_set(b, s, p, w)
     add_merchant(s, p, w)
-    if (s.phase == PH_ACTIONS and tower_in_force(s, 9) and not s.t10_used
+    if (s.phase == PH_ACTIONS and tower_in_force(s, TOWER_T10) and not s.t10_used
             and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE):
         add(w, A_TAKE_PUSHED_OUT)  # R-PUSH-7
     add_card_plays(b, s, p, w)
     if s.phase == PH_BEFORE_DRAW:
-        if tower_in_force(s, 10):  # R-TOWER-T11
+        if tower_in_force(s, TOWER_T11):  # R-TOWER-T11
             bag_at_draw(s, bag)
             add_mask(w, A_PICK_COLOUR, nonzero_colours(bag))
         if owns(s, p, BUILDER):  # R-DRAW-3: 2 instead of 1, if the owner wants
@@ -1065,7 +1065,7 @@ cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept no
     elif t == TK_PATRICIAN_COLOUR:
         add_mask(w, A_PICK_COLOUR, nonzero_colours(s.bag))
     elif t == TK_TOWER_PAYMENT:
-        if tower_in_force(s, 7):  # T8
+        if tower_in_force(s, TOWER_T8):
             add_mask(w, A_TOWER_PAY_PAIR, payable_pairs(pl.supply))
         else:            # T9
             add(w, A_TOWER_PAY_COINS)
@@ -1463,7 +1463,7 @@ cdef void apply_main_decision(const Board* b, GameState* s, int a) noexcept nogi
         if s.river_extra > 0:
             s.river_extra -= 1
         elif use_colour_action(s, TURQUOISE):  # the bonuses only for an activated tile
-            s.river_extra += owns(s, p, BARGE_DRIVER) + tower_in_force(s, 0)
+            s.river_extra += owns(s, p, BARGE_DRIVER) + tower_in_force(s, TOWER_T1)
         move_barge(b, s, p, 1)
     elif a < A_SEAL_WALL:
         use_seal_action(s)
@@ -1516,7 +1516,7 @@ cdef void apply_action(const Board* b, GameState* s, int a) noexcept nogil:
         else:
             apply_task_decision(b, s, a)
     elif a == A_END_TURN:
-        if s.advanced and (tower_in_force(s, 7) or tower_in_force(s, 8)):  # R-TOWER-T8/T9
+        if s.advanced and (tower_in_force(s, TOWER_T8) or tower_in_force(s, TOWER_T9)):  # R-TOWER-T8/T9
             push_task(s, TK_TOWER_PAYMENT, 0)
         else:
             finish_turn(b, s)
