@@ -146,13 +146,47 @@ cdef uint64_t rng_next(Rng* r) noexcept nogil:
 cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
 
+# SELECT_IN_BYTE[x][k]: the index of the k-th set bit of the byte x (k < popcount(x))
+cdef uint8_t SELECT_IN_BYTE[256][8]
+
+cdef void _init_select_table():
+    cdef int x, k, i
+    for x in range(256):
+        k = 0
+        for i in range(8):
+            SELECT_IN_BYTE[x][i] = 0
+        for i in range(8):
+            if (x >> i) & 1:
+                SELECT_IN_BYTE[x][k] = i
+                k += 1
+
+_init_select_table()
+
+cdef inline int select_bit(uint64_t w, int k) noexcept nogil:
+    """The index of the k-th set bit of w (k < popcount(w)): halving down to a
+    byte without branches (a random k makes them coin tosses), then a table."""
+    cdef int pos = 0, c, step
+    c = popcount64(w & <uint64_t>0xFFFFFFFF)
+    step = (<int>(k >= c)) << 5
+    k -= c & -(<int>(k >= c))
+    w >>= step
+    pos += step
+    c = popcount64(w & 0xFFFF)
+    step = (<int>(k >= c)) << 4
+    k -= c & -(<int>(k >= c))
+    w >>= step
+    pos += step
+    c = popcount64(w & 0xFF)
+    step = (<int>(k >= c)) << 3
+    k -= c & -(<int>(k >= c))
+    w >>= step
+    pos += step
+    return pos + SELECT_IN_BYTE[w & 0xFF][k & 7]
+
 cdef inline int nth_bit(uint64_t bits, int n) noexcept nogil:
-    while n > 0:
-        bits &= bits - 1
-        n -= 1
-    if bits == 0:       # nothing to draw: only in a state no game reaches; ctz(0) is undefined
+    if n >= popcount64(bits):  # nothing to draw: only in a state no game reaches
         return 0
-    return ctz64(bits)
+    return select_bit(bits, n)
 
 cdef inline uint64_t bit(int i) noexcept nogil:
     return (<uint64_t>1) << i
@@ -1085,40 +1119,29 @@ cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcep
             m &= m - 1
     return n
 
-cdef inline int select_bit(uint64_t w, int k) noexcept nogil:
-    """The index of the k-th set bit of w (k < popcount(w)), by halving."""
-    cdef int pos = 0, c, half = 32
-    while half >= 8:
-        c = popcount64(w & (bit(half) - 1))
-        if k >= c:
-            k -= c
-            w >>= half
-            pos += half
-        half >>= 1
-    while k > 0:
-        w &= w - 1
-        k -= 1
-    return pos + ctz64(w)
-
 cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil:
     """A uniformly random legal decision, without listing them: the same action
     and the same draw from r as ``legal_actions(...)[rng_below(r, n)]``; -1
     (and no draw) where there is none (a stuck state set by hand)."""
     cdef uint64_t w[LEGAL_WORDS]
-    cdef int count[LEGAL_WORDS]
-    cdef int i, k, n = 0
+    cdef int before[LEGAL_WORDS]  # set bits in the words before word i
+    cdef int n, k, i
     legal_set(b, s, w)
-    for i in range(LEGAL_WORDS):
-        count[i] = popcount64(w[i])
-        n += count[i]
+    before[0] = 0
+    before[1] = popcount64(w[0])
+    before[2] = before[1] + popcount64(w[1])
+    before[3] = before[2] + popcount64(w[2])
+    before[4] = before[3] + popcount64(w[3])
+    n = before[4] + popcount64(w[4])
     if n == 0:
         return -1
     k = rng_below(r, n)
-    for i in range(LEGAL_WORDS):
-        if k < count[i]:
-            return 64 * i + select_bit(w[i], k)
-        k -= count[i]
-    return -1  # not reached
+    # the word holding the k-th set bit, without branches
+    i = (k >= before[1]) + (k >= before[2]) + (k >= before[3]) + (k >= before[4])
+    return 64 * i + select_bit(w[i], k - before[i])
+
+if LEGAL_WORDS != 5:
+    raise ImportError("sample_legal counts exactly five words")
 
 cdef bint is_legal(const Board* b, const GameState* s, int action) noexcept nogil:
     cdef int16_t buf[MAX_LEGAL]
@@ -1193,7 +1216,7 @@ cdef int chance_outcomes(const GameState* s, int16_t* out, double* prob) noexcep
     return n
 
 cdef int sample_chance(const GameState* s, Rng* r) noexcept nogil:
-    cdef int t = s.task[s.n_tasks - 1], c, total = 0, x
+    cdef int t = s.task[s.n_tasks - 1], c, x, s0, s1, s2, s3
     cdef uint8_t pool[NUM_COLOURS]
     cdef uint64_t bits
     if t == TK_GRID_FILL or draws_from_bag(t):
@@ -1201,14 +1224,14 @@ cdef int sample_chance(const GameState* s, Rng* r) noexcept nogil:
             grid_pool(s, pool)
         else:
             memcpy(pool, s.bag, sizeof(pool))
-        for c in range(NUM_COLOURS):
-            total += pool[c]
-        x = rng_below(r, total)
-        for c in range(NUM_COLOURS):
-            if x < pool[c]:
-                return C_TILE + c
-            x -= pool[c]
-        return C_TILE + NUM_COLOURS - 1
+        # colour c is drawn when x falls in [pool[0] + .. + pool[c-1], .. + pool[c]):
+        # c is then the number of running totals that are <= x (branch-free)
+        s0 = pool[0]
+        s1 = s0 + pool[1]
+        s2 = s1 + pool[2]
+        s3 = s2 + pool[3]
+        x = rng_below(r, s3 + pool[4])
+        return C_TILE + (x >= s0) + (x >= s1) + (x >= s2) + (x >= s3)
     if t == TK_CARD_TO_HAND or t == TK_CARD_LOOK:
         return C_CARD + nth_bit(s.pile, rng_below(r, popcount64(s.pile)))
     if t == TK_COAT_DRAW:
@@ -1522,15 +1545,19 @@ cdef void apply_action(const Board* b, GameState* s, int a) noexcept nogil:
             finish_turn(b, s)
     else:
         apply_main_decision(b, s, a)
-    settle(b, s)
+    if s.n_tasks > 0:  # settle has nothing to do otherwise
+        settle(b, s)
 
 cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil:
     cdef int a
     while True:
-        if s.n_tasks > 0 and is_chance_task(s.task[s.n_tasks - 1]):
-            apply_action(b, s, sample_chance(s, r))
-            continue
-        if s.n_tasks == 0 and s.phase == PH_GAME_OVER:
+        if s.n_tasks > 0:
+            if is_chance_task(s.task[s.n_tasks - 1]):  # apply_action, for a chance event
+                apply_chance(b, s, sample_chance(s, r))
+                if s.n_tasks > 0:
+                    settle(b, s)
+                continue
+        elif s.phase == PH_GAME_OVER:
             return
         a = sample_legal(b, s, r)
         if a < 0:       # stuck: only a state set by hand gets here
