@@ -5,8 +5,8 @@
 
 It needs numpy (the `peers` extra), which the package itself does not.
 
-Games are played by the heuristic rollout policy (the play the cut-off
-replaces), half in the basic and half in the advanced variant. At every turn
+Games are played by a rollout policy (`--rollout`, the default search's:
+the play the cut-off replaces), half in the basic and half in the advanced variant. At every turn
 start the evaluation's features of every player are recorded with that
 player's final score and win share. Per player count:
 
@@ -37,13 +37,15 @@ import ulm  # noqa: E402
 from ulm import derive_seed  # noqa: E402
 from mcts import _search  # noqa: E402
 from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
+from mcts.search import DEFAULT_ROLLOUT  # noqa: E402
 
 RIDGE = 1e-3
 TEMPERATURES = np.exp(np.linspace(np.log(0.3), np.log(30.0), 80))
 
 
-def play_game(players: int, variant: str, seed: int):
-    """One heuristic self-play game: (features [turns, players, W], final scores, win shares)."""
+def play_game(players: int, variant: str, seed: int, rollout: str = "heuristic"):
+    """One self-play game of a rollout policy: (features [turns, players, W],
+    final scores, win shares)."""
     state = ulm.Game(players=players, variant=variant).new_game(seed)
     rows = []
     step = 0
@@ -54,17 +56,17 @@ def play_game(players: int, variant: str, seed: int):
         if _search.is_turn_start(state):
             rows.append([_search.eval_features_of(state, p) for p in range(players)])
         step += 1
-        state.apply_action(_search.heuristic_action_for(state, derive_seed(seed, step)))
+        state.apply_action(_search.heuristic_action_for(state, derive_seed(seed, step), rollout))
     won = state.winners()
     share = np.array([1.0 / len(won) if p in won else 0.0 for p in range(players)])
     return np.array(rows), np.array(state.scores(), dtype=float), share
 
 
-def collect(players: int, games: int, seed: int):
+def collect(players: int, games: int, seed: int, rollout: str):
     feats, scores, shares, game_ids = [], [], [], []
     for g in range(games):
         variant = "basic" if g % 2 == 0 else "advanced"
-        f, s, w = play_game(players, variant, derive_seed(seed, players, g))
+        f, s, w = play_game(players, variant, derive_seed(seed, players, g), rollout)
         feats.append(f)
         scores.append(np.repeat(s[None, :], len(f), axis=0))
         shares.append(np.repeat(w[None, :], len(f), axis=0))
@@ -95,8 +97,8 @@ def metrics(pred: np.ndarray, final: np.ndarray, share: np.ndarray) -> dict:
             "winner_accuracy": round(float(share[np.arange(len(share)), leader].mean()), 4)}
 
 
-def calibrate(players: int, games: int, seed: int) -> dict:
-    feats, final, share, gid = collect(players, games, seed)
+def calibrate(players: int, games: int, seed: int, rollout: str = "heuristic") -> dict:
+    feats, final, share, gid = collect(players, games, seed, rollout)
     test = gid >= int(0.8 * games)
     train = ~test
     x_train = feats[train].reshape(-1, EVAL_WEIGHTS)
@@ -123,6 +125,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1500, help="self-play games per player count")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--rollout", choices=_search.ROLLOUTS, default=DEFAULT_ROLLOUT,
+                    help="the policy of the self-play games: the default search's rollouts")
     ap.add_argument("--check", action="store_true", help="report only; do not write the file")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                                   "mcts", WEIGHTS_FILE))
@@ -132,11 +136,13 @@ def main(argv=None) -> int:
         return 2
     table = {"format": "ulm-eval-weights/1",
              "features": list(FEATURE_NAMES) + [f"{n} x left" for n in FEATURE_NAMES],
-             "generated_by": f"python bench/calibrate_eval.py --games {args.games} --seed {args.seed}",
+             "generated_by": f"python bench/calibrate_eval.py --games {args.games} "
+                             f"--seed {args.seed} --rollout {args.rollout}",
+             "rollout": args.rollout,
              "players": {}}
     for players in (2, 3, 4):
         start = time.monotonic()
-        entry = calibrate(players, args.games, args.seed)
+        entry = calibrate(players, args.games, args.seed, args.rollout)
         table["players"][str(players)] = entry
         fit = entry["fit"]
         print(f"{players} players: {fit['positions']} positions from {args.games} games "

@@ -9,6 +9,7 @@ from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_
 cdef enum:
     ROLLOUT_RANDOM = 0
     ROLLOUT_HEURISTIC = 1
+    ROLLOUT_LOOKAHEAD = 2   # the heuristic, with one ply on `evaluate` for seals and coats
     CHANCE_OPEN = 0         # chance outcomes merged in the node before them
     CHANCE_CLOSED = 1       # an outcome the searcher observes gets its own child
     FINAL_VISITS = 0        # the recommendation: most visited root decision

@@ -145,7 +145,8 @@ OPTIONS = {
     "iterations": (_positive_int("iterations"), "iterations per decision"),
     "time": (_positive_float("time"), "seconds per decision (alone: no iteration limit)"),
     "c": (_non_negative_float("c"), "UCB exploration constant"),
-    "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic or random"),
+    "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic, lookahead (one ply "
+                                              "for seals and coats) or random"),
     "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
     "workers": (_workers, "processes growing independent trees (root parallel)"),
     "determinizations": (_positive_int("determinizations"), "PIMC: worlds searched"),
