@@ -314,6 +314,7 @@ def plot_trials(rows: list[dict], cfg: TuneConfig, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
     n = 1 + len(cfg.params)
     fig, axes = plt.subplots(1, n, figsize=(4 * n, 3.4), dpi=100, squeeze=False)
     axes = axes[0]
@@ -341,6 +342,10 @@ def plot_trials(rows: list[dict], cfg: TuneConfig, path: Path) -> None:
             ax.plot(vals, ys, "o", color="#4a7ab5")
             if p.log:
                 ax.set_xscale("log")
+                # plain numbers, and no labels on the minor ticks (they overlap)
+                ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+                ax.xaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+                ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         ax.set_xlabel(p.name)
         ax.set_ylim(0, 1)
     fig.suptitle(f"{cfg.bot} vs {', '.join(cfg.against)}", fontsize=9)
