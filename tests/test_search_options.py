@@ -464,3 +464,17 @@ def fresh_push():
     s.apply_action(DRAW)
     s.resolve_chance()
     return s
+
+
+def test_iterations_per_decision_bench_compares_both_presets(capsys):
+    """bench/iterations_per_decision.py: both presets searched on the same
+    positions; the default runs more iterations in the same time."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from bench.iterations_per_decision import main
+    assert main(["0.01", "2", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    means = {line.split()[0]: float(line.split()[2].replace(",", "")) for line in out[1:3]}
+    assert set(means) == {"default", "baseline"} and means["baseline"] > 0
+    assert out[3].split()[0] == "ratio" and means["default"] > means["baseline"]
