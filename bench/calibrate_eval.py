@@ -5,10 +5,11 @@
 
 It needs numpy (the `peers` extra), which the package itself does not.
 
-Games are played by a rollout policy (`--rollout`, the default search's:
-the play the cut-off replaces), half in the basic and half in the advanced variant. At every turn
-start the evaluation's features of every player are recorded with that
-player's final score and win share. Per player count:
+Games are played by a rollout policy (`--rollout`, by default the default
+search's: the play the cut-off replaces), half in the basic and half in the
+advanced variant. At every turn start the evaluation's features of every
+player are recorded with that player's final score and win share. Per player
+count:
 
 * the weights: least squares (a little ridge) of the final score on the
   features, on 80% of the games;
