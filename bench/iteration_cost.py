@@ -37,8 +37,8 @@ def _child(position: str, preset: str, iterations: int) -> None:
     opts.pop("final")
     opts["horizon"] = horizon_turns(opts["horizon"], state.num_players())
     if opts["horizon"] >= 0:
-        weights, temperature = eval_parameters(state.num_players())
-        opts.update(eval_weights=weights, eval_temperature=temperature)
+        weights, win_weights = eval_parameters(state.num_players())
+        opts.update(eval_weights=weights, eval_win_weights=win_weights)
     Searcher(state, seed=1, **opts).run(iterations)
 
 

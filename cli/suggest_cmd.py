@@ -12,7 +12,7 @@ import sys
 import click
 
 from cli import HELP, FiniteFloatRange, InputError
-from mcts import MAX_WORKERS
+from mcts import DEFAULT_C, MAX_WORKERS
 
 from ulm._fastcore import SEATS
 
@@ -108,8 +108,8 @@ def format_result(result, state, seat, path) -> str:
                    "at most the machine's CPUs, but at least 8 are allowed.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search; the same seed and iterations give the same advice.")
-@click.option("--c", "c", type=FiniteFloatRange(min=0), default=0.7, show_default=True,
-              help="UCB exploration constant.")
+@click.option("--c", "c", type=FiniteFloatRange(min=0), default=None,
+              help=f"UCB exploration constant [default: {DEFAULT_C}, the default search's].")
 @click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
               show_default=True, help="Playout policy below the tree.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")

@@ -60,8 +60,8 @@ cdef class Searcher:
     cdef int16_t* log_action
     cdef int8_t* log_mover
     cdef int n_log
-    cdef double eval_w[N_WEIGHTS]
-    cdef double eval_temp
+    cdef double eval_w[N_WEIGHTS]      # predicted final score (VP)
+    cdef double eval_win[N_WEIGHTS]    # win chances: softmax of these logits
     cdef readonly long long reused_visits
     cdef readonly long long iterations
     cdef readonly double seconds
@@ -88,7 +88,8 @@ cdef int heuristic_action(const Board* b, const GameState* s, const int16_t* leg
 cdef void heuristic_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
 cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil
 cdef void eval_features(const Board* b, const GameState* s, int p, double* f) noexcept nogil
-cdef double predicted_score(const Board* b, const GameState* s, int p, const double* w) noexcept nogil
+cdef void eval_outcome(const Board* b, const GameState* s, const double* w_score,
+                       const double* w_win, double* pred, double* win) noexcept nogil
 cdef bint turn_start(const GameState* s) noexcept nogil
 cdef bint chance_observed(const GameState* s, int observer) noexcept nogil
 cdef int greedy_choice(const Board* b, const GameState* s, uint64_t seed) noexcept nogil

@@ -508,9 +508,10 @@ cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------
-# The calibrated evaluation: a linear prediction of a player's final score
-# (the rollout cut-off). Its weights are data (mcts/eval_weights.json, fitted
-# by mcts/calibrate.py on heuristic self-play), one set per player count.
+# The calibrated evaluation at the rollout cut-off: two linear functions of
+# the same features, a player's predicted final score and win logit. Their
+# weights are data (mcts/eval_weights.json, fitted by bench/calibrate_eval.py
+# on rollouts from self-play positions), one set per player count.
 
 FEATURE_NAMES = ("constant", "score", "end-game points now", "coins", "supply tiles",
                  "hand cards", "quarters with a seal", "seals placed", "descendants",
@@ -545,15 +546,27 @@ cdef void eval_features(const Board* b, const GameState* s, int p, double* f) no
         f[N_FEATURES + i] = f[i] * left
 
 
-cdef double predicted_score(const Board* b, const GameState* s, int p,
-                            const double* w) noexcept nogil:
+cdef void eval_outcome(const Board* b, const GameState* s, const double* w_score,
+                       const double* w_win, double* pred, double* win) noexcept nogil:
+    """Every player's predicted final score (weights `w_score`) and win chance:
+    the softmax of the players' win logits (weights `w_win`)."""
     cdef double f[N_WEIGHTS]
-    cdef double v = 0.0
-    cdef int i
-    eval_features(b, s, p, f)
-    for i in range(N_WEIGHTS):
-        v += w[i] * f[i]
-    return v
+    cdef double top = -INFINITY, z = 0.0
+    cdef int p, i
+    for p in range(s.num_players):
+        eval_features(b, s, p, f)
+        pred[p] = 0.0
+        win[p] = 0.0
+        for i in range(N_WEIGHTS):
+            pred[p] += w_score[i] * f[i]
+            win[p] += w_win[i] * f[i]
+        if win[p] > top:
+            top = win[p]
+    for p in range(s.num_players):
+        win[p] = exp(win[p] - top)
+        z += win[p]
+    for p in range(s.num_players):
+        win[p] /= z
 
 
 cdef bint turn_start(const GameState* s) noexcept nogil:
@@ -664,6 +677,26 @@ def eval_features_of(state, int player):
     return [f[i] for i in range(N_WEIGHTS)]
 
 
+def eval_outcome_of(state, score_weights, win_weights):
+    """(predicted final scores, win chances) of every player: the evaluation
+    that scores a cut-off rollout, with the given N_WEIGHTS weights each."""
+    cdef GameState s
+    cdef Board b
+    cdef double ws[N_WEIGHTS]
+    cdef double ww[N_WEIGHTS]
+    cdef double pred[MAX_PLAYERS]
+    cdef double win[MAX_PLAYERS]
+    cdef int i
+    if len(score_weights) != N_WEIGHTS or len(win_weights) != N_WEIGHTS:
+        raise ValueError(f"eval_outcome_of: expected {N_WEIGHTS} score and win weights")
+    for i in range(N_WEIGHTS):
+        ws[i] = float(score_weights[i])
+        ww[i] = float(win_weights[i])
+    load_state(state, &s, &b)
+    eval_outcome(&b, &s, ws, ww, pred, win)
+    return ([pred[i] for i in range(s.num_players)], [win[i] for i in range(s.num_players)])
+
+
 def is_turn_start(state):
     """Is this the first decision of a turn (where rollouts may be cut off)?"""
     cdef GameState s
@@ -725,10 +758,17 @@ def heuristic_action_for(state, seed=0, rollout="heuristic"):
 
 def playout_scores(state, seed=0, rollout="random"):
     """Final scores of one playout from `state` (dealer and decisions from `seed`)."""
+    return playout_outcome(state, seed, rollout)[0]
+
+
+def playout_outcome(state, seed=0, rollout="random"):
+    """(final scores, win shares) of one playout from `state` (dealer and
+    decisions from `seed`); a shared win (R-END-3) is split evenly."""
     cdef GameState s
     cdef Board b
     cdef Rng r
-    cdef int kind = _rollout_kind(rollout), p
+    cdef int kind = _rollout_kind(rollout), p, m
+    cdef int won[MAX_PLAYERS]
     load_state(state, &s, &b)
     rng_seed(&r, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
     with nogil:
@@ -738,7 +778,9 @@ def playout_scores(state, seed=0, rollout="random"):
             heuristic_playout(&b, &s, &r, True)
         else:
             random_playout(&b, &s, &r)
-    return [s.players[p].score for p in range(s.num_players)]
+        m = winners(&b, &s, won)
+    return ([s.players[p].score for p in range(s.num_players)],
+            [won[p] / <double>m for p in range(s.num_players)])
 
 
 cdef int _rollout_kind(object rollout) except -1:
@@ -759,7 +801,7 @@ cdef class Searcher:
 
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
-    eval_weights=None, eval_temperature=1.0, bias=0.0, mast=0.0)``
+    eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -767,9 +809,10 @@ cdef class Searcher:
     chance="closed" gives each chance outcome the searching player observes
     its own child (keyed by the outcome); "open" merges them all.
     horizon=H >= 0 stops each rollout at the (H+1)-th turn start it reaches
-    (the leaf counts if it is one) and scores it with the evaluation
-    (`eval_weights`, N_WEIGHTS numbers; win chances by a softmax of the
-    predicted scores at `eval_temperature`); -1 plays to the end.
+    (the leaf counts if it is one) and scores it with the evaluation: win
+    chances by a softmax of a linear function of the features
+    (`eval_win_weights`, N_WEIGHTS numbers) and predicted final scores for the
+    score-margin term (`eval_weights`); -1 plays to the end.
     bias: progressive bias towards the heuristic policy's decision
     (bias / (visits + 1) added to its UCB value; it is also expanded first).
     mast: the chance that a rollout decision is the legal one with the best
@@ -781,7 +824,7 @@ cdef class Searcher:
                   double margin_weight=0.1,
                   bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
                   chance="open", int horizon=-1, eval_weights=None,
-                  double eval_temperature=1.0, double bias=0.0, double mast=0.0):
+                  eval_win_weights=None, double bias=0.0, double mast=0.0):
         cdef int i
         self.nodes = NULL
         self.path = NULL
@@ -806,8 +849,6 @@ cdef class Searcher:
             raise ValueError(f"bias: must be >= 0, got {bias}")
         if not 0 <= mast <= 1:
             raise ValueError(f"mast: must be a probability in [0, 1], got {mast}")
-        if not eval_temperature > 0:
-            raise ValueError(f"eval_temperature: must be > 0, got {eval_temperature}")
         self.num_players = self.root.num_players
         self.rollout = _rollout_kind(rollout)
         self.c = c
@@ -817,13 +858,16 @@ cdef class Searcher:
         self.horizon = horizon
         self.bias = bias
         self.mast_eps = mast
-        self.eval_temp = eval_temperature
         memset(self.eval_w, 0, sizeof(self.eval_w))
+        memset(self.eval_win, 0, sizeof(self.eval_win))
         if horizon >= 0:
-            if eval_weights is None or len(eval_weights) != N_WEIGHTS:
-                raise ValueError(f"eval_weights: a horizon needs {N_WEIGHTS} evaluation weights")
+            for name, given in (("eval_weights", eval_weights),
+                                ("eval_win_weights", eval_win_weights)):
+                if given is None or len(given) != N_WEIGHTS:
+                    raise ValueError(f"{name}: a horizon needs {N_WEIGHTS} evaluation weights")
             for i in range(N_WEIGHTS):
                 self.eval_w[i] = float(eval_weights[i])
+                self.eval_win[i] = float(eval_win_weights[i])
         rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes
@@ -952,19 +996,13 @@ cdef class Searcher:
             apply_action(&self.board, s, a)
 
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil:
-        """Rewards and win chances from the evaluation's predicted final scores."""
+        """Rewards from the evaluation: its win chances + the margin term on
+        its predicted scores."""
         cdef double pred[MAX_PLAYERS]
-        cdef double top = -INFINITY, z = 0.0, other
+        cdef double other
         cdef int p, i
+        eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
         for p in range(self.num_players):
-            pred[p] = predicted_score(&self.board, s, p, self.eval_w)
-            if pred[p] > top:
-                top = pred[p]
-        for p in range(self.num_players):
-            win[p] = exp((pred[p] - top) / self.eval_temp)
-            z += win[p]
-        for p in range(self.num_players):
-            win[p] /= z
             other = -1e9
             for i in range(self.num_players):
                 if i != p and pred[i] > other:

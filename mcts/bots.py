@@ -34,7 +34,7 @@ import time as _time
 from ulm import derive_seed
 
 from mcts import _search
-from mcts.search import (CHANCE_MODES, DEFAULT_C, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON,
+from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON, FULL_ROLLOUT_C,
                          DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, check_workers,
                          search)
 
@@ -167,10 +167,11 @@ OPTIONS = {
 # previous release exactly (open-loop chance, full heuristic rollouts, c 0.7,
 # no reuse); every strength claim is measured against it in one run.
 PRESETS = {
-    "baseline": {"iterations": 1000, "c": 0.7, "rollout": "heuristic", "margin": 0.1,
+    "baseline": {"iterations": 1000, "c": FULL_ROLLOUT_C, "rollout": "heuristic", "margin": 0.1,
                  "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
                  "final": "visits", "reuse": False},
-    "default": {"iterations": 1000, "c": DEFAULT_C, "rollout": DEFAULT_ROLLOUT,
+    # c None: by the horizon (search.DEFAULT_C cut off, FULL_ROLLOUT_C to the end)
+    "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
                 "reuse": False},
@@ -322,7 +323,7 @@ class PimcBot(_SearchBot):
     """Perfect Information Monte Carlo: UCT on several determinizations, votes summed."""
     name = "pimc"
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "determinizations")
-    defaults = {"determinizations": 10, "iterations": 200, "c": DEFAULT_C,
+    defaults = {"determinizations": 10, "iterations": 200, "c": FULL_ROLLOUT_C,
                 "rollout": DEFAULT_ROLLOUT, "margin": DEFAULT_MARGIN_WEIGHT, "seed": 0}
     last_votes = None
 

@@ -1,21 +1,28 @@
 """The calibrated evaluation that scores a cut-off rollout.
 
-A linear prediction of each player's final score from N_WEIGHTS features of
-the position (`mcts._search.eval_features`: score, end-game points now, coins,
-tiles, cards, seals, descendants, river, sparrows, coats, seat order ...,
-each also times the share of the game left), and win chances as a softmax of
-the predicted scores at a fitted temperature. The weights are data, one set
-per player count, in mcts/eval_weights.json; `python bench/calibrate_eval.py`
-regenerates them from heuristic self-play (docs/strength.md has the fit).
+Two linear functions of N_WEIGHTS features of a player's position
+(`mcts._search.eval_features`: score, end-game points now, coins, tiles,
+cards, seals, descendants, river, sparrows, coats, seat order ..., each also
+times the share of the game left):
+
+* the predicted final score (VP), fitted by least squares;
+* the win logit: the players' win chances are the softmax of their logits,
+  fitted by maximum likelihood. Its scale is part of the fit, so it is as sure
+  of a lead late in the game as the rollouts are, and less sure early on.
+
+Both are fitted to the mean outcome of rollouts of the search's rollout policy
+from positions of self-play, so the cut-off predicts what a full rollout would
+give on average. The weights are data, one set per player count, in
+mcts/eval_weights.json; `python bench/calibrate_eval.py` regenerates them
+(docs/strength.md has the fit).
 """
 from __future__ import annotations
 
 import json
-import math
 from functools import lru_cache
 from importlib import resources
 
-from mcts._search import EVAL_WEIGHTS, FEATURE_NAMES, eval_features_of
+from mcts._search import EVAL_WEIGHTS, FEATURE_NAMES, eval_outcome_of
 
 WEIGHTS_FILE = "eval_weights.json"
 
@@ -30,28 +37,25 @@ def _table() -> dict:
 
 
 def eval_parameters(players: int) -> tuple:
-    """(weights, temperature) of the evaluation for a game of `players`."""
+    """(score weights, win weights) of the evaluation for a game of `players`."""
     entry = _table()["players"].get(str(players))
     if entry is None:
         raise ValueError(f"players: no evaluation weights for {players} players")
-    weights = tuple(float(w) for w in entry["weights"])
-    if len(weights) != EVAL_WEIGHTS:
-        raise ValueError(f"{WEIGHTS_FILE}: {players} players: expected {EVAL_WEIGHTS} weights, "
-                         f"got {len(weights)}")
-    return weights, float(entry["temperature"])
+    out = []
+    for name in ("score_weights", "win_weights"):
+        weights = tuple(float(w) for w in entry[name])
+        if len(weights) != EVAL_WEIGHTS:
+            raise ValueError(f"{WEIGHTS_FILE}: {players} players: {name}: expected "
+                             f"{EVAL_WEIGHTS} weights, got {len(weights)}")
+        out.append(weights)
+    return tuple(out)
 
 
 def predict(state) -> list:
     """The evaluation's predicted final score of every player in `state`."""
-    weights, _ = eval_parameters(state.num_players())
-    return [sum(w * f for w, f in zip(weights, eval_features_of(state, p)))
-            for p in range(state.num_players())]
+    return eval_outcome_of(state, *eval_parameters(state.num_players()))[0]
 
 
 def win_chances(state) -> list:
-    """The evaluation's win chance of every player (softmax of `predict`)."""
-    _, temperature = eval_parameters(state.num_players())
-    pred = predict(state)
-    top = max(pred)
-    e = [math.exp((v - top) / temperature) for v in pred]
-    return [x / sum(e) for x in e]
+    """The evaluation's win chance of every player (softmax of the win logits)."""
+    return eval_outcome_of(state, *eval_parameters(state.num_players()))[1]

@@ -44,7 +44,11 @@ from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTE
                           SIGNAL_CHECK_SECONDS, Searcher)
 from mcts.evaluation import eval_parameters
 
-DEFAULT_C = 0.7
+# UCB's exploration constant suits the spread of the rewards: rollouts played
+# to the end are won or lost (0/1), the cut-off's win chances lie much closer
+# together (docs/strength.md, "The evaluation"). c=None picks by the horizon.
+DEFAULT_C = 0.25                # the default search: rollouts cut off and evaluated
+FULL_ROLLOUT_C = 0.7            # rollouts to the end: the baseline preset, pimc
 DEFAULT_ITERATIONS = 1000
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
@@ -68,8 +72,8 @@ MAX_WORKERS = max(_cpus(), 8)
 
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
            "action_name", "NODE_BYTES", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
-           "ROLLOUTS", "DEFAULT_C", "DEFAULT_ITERATIONS", "DEFAULT_MARGIN_WEIGHT",
-           "DEFAULT_ROLLOUT"]
+           "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "DEFAULT_ITERATIONS",
+           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
 
 
 def action_name(action: int) -> str:
@@ -376,7 +380,8 @@ def check_workers(workers) -> int:
 
 
 def search(state, iterations: Optional[int] = None, time: Optional[float] = None, *,
-           c: float = DEFAULT_C, rollout: str = DEFAULT_ROLLOUT, seed: int = 0, workers: int = 1,
+           c: Optional[float] = None, rollout: str = DEFAULT_ROLLOUT, seed: int = 0,
+           workers: int = 1,
            progress: Optional[Callable[[int, float], None]] = None,
            margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
@@ -386,7 +391,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
 
     iterations / time: the budget (both: whichever ends first; neither:
     DEFAULT_ITERATIONS). With the same seed, iteration budget and workers the
-    result is the same exactly. c: UCB exploration constant. rollout:
+    result is the same exactly. c: UCB exploration constant (None: DEFAULT_C
+    with a horizon, FULL_ROLLOUT_C without). rollout:
     "heuristic" (a cheap rule-based policy, the default) or "random" (uniform
     legal decisions, about twice as many iterations per second). margin_weight:
     weight of the score-margin term of the reward. progress(iterations_done,
@@ -413,6 +419,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     if final not in FINALS:
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
     horizon = horizon_turns(horizon, state.num_players())
+    if c is None:
+        c = DEFAULT_C if horizon >= 0 else FULL_ROLLOUT_C
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
@@ -431,8 +439,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
                    horizon=horizon, bias=float(bias), mast=float(mast))
     if horizon >= 0:
-        weights, temperature = eval_parameters(state.num_players())
-        options.update(eval_weights=weights, eval_temperature=temperature)
+        weights, win_weights = eval_parameters(state.num_players())
+        options.update(eval_weights=weights, eval_win_weights=win_weights)
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)

@@ -104,20 +104,20 @@ def test_closed_loop_is_deterministic_and_chance_nodes_carry_no_reward():
 
 def test_eval_weights_are_data_for_every_player_count():
     for n in (2, 3, 4):
-        weights, temperature = eval_parameters(n)
-        assert len(weights) == EVAL_WEIGHTS and temperature > 0
+        score_weights, win_weights = eval_parameters(n)
+        assert len(score_weights) == len(win_weights) == EVAL_WEIGHTS
+        assert score_weights != win_weights
     with pytest.raises(ValueError, match="players"):
         eval_parameters(5)
     assert len(_search.eval_features_of(fresh(), 0)) == EVAL_WEIGHTS
 
 
-def _heuristic_game(players, seed):
-    """Turn-start positions of one heuristic self-play game and its final scores."""
+def _calibration():
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from bench.calibrate_eval import play_game
-    return play_game(players, "basic", seed)
+    from bench import calibrate_eval
+    return calibrate_eval
 
 
 def test_evaluation_predicts_late_winners_and_scores():
@@ -128,7 +128,7 @@ def test_evaluation_predicts_late_winners_and_scores():
     right = total = 0
     errors = []
     for seed in range(900_000, 900_030):
-        feats, final, share = _heuristic_game(2, seed)
+        feats, final, share, _ = _calibration().play_game(2, "basic", seed)
         pred = feats @ np.array(weights)
         late = feats[:, 0, EVAL_WEIGHTS // 2] <= 0.3     # share of the game left
         right += share[pred[late].argmax(axis=1)].sum()
@@ -138,13 +138,66 @@ def test_evaluation_predicts_late_winners_and_scores():
     assert np.mean(errors) < 5.0
 
 
-def test_predict_and_win_chances_match_the_compiled_evaluation():
+@pytest.mark.parametrize("players", [2, 4])
+def test_win_chances_predict_the_rollouts_outcome(players):
+    """On held-out positions the win chances are close to the mean win share of
+    16 rollouts from there: far better than a uniform guess, and better than
+    the softmax of the predicted scores that the first evaluation used."""
+    import numpy as np
+    cal = _calibration()
+    score_w, win_w = (np.array(w) for w in eval_parameters(players))
+    feats, shares, by_score = [], [], []
+    for seed in range(910_000, 910_016):
+        f, _, _, (_, w) = cal.play_game(players, "advanced", seed, "heuristic", 0.35, 16)
+        feats.append(f)
+        shares.append(w)
+    feats, shares = np.concatenate(feats), np.concatenate(shares)
+    ce = cal.cross_entropy(cal.softmax(feats @ win_w), shares)
+    by_score = min(cal.cross_entropy(cal.softmax(feats @ score_w / t), shares)
+                   for t in (2.0, 3.7, 6.0))
+    entropy = cal.cross_entropy(shares, shares)
+    assert len(feats) > 50
+    assert ce < by_score
+    assert ce - entropy < 0.5 * (np.log(players) - entropy)
+
+
+def test_win_weights_fit_recovers_known_logits():
+    """Newton's method finds the weights that generated the win shares."""
+    import numpy as np
+    cal = _calibration()
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(3000, 3, EVAL_WEIGHTS)) * rng.uniform(0.5, 20, EVAL_WEIGHTS)
+    x[:, :, 0] = 1.0                                     # a constant: the softmax ignores it
+    true = rng.normal(size=EVAL_WEIGHTS) / x.reshape(-1, EVAL_WEIGHTS).std(axis=0).clip(1e-9)
+    true[0] = 0.0
+    shares = cal.softmax(x @ true)
+    fitted = cal.fit_win_weights(x, shares)
+    assert np.allclose(cal.softmax(x @ fitted), shares, atol=0.02)
+    assert abs(fitted[0]) < 1e-3
+
+
+def test_playout_outcome_gives_scores_and_win_shares():
     s = first_push(players=3)
-    pred = predict(s)
+    for seed in range(5):
+        scores, shares = _search.playout_outcome(s, seed, "heuristic")
+        assert scores == _search.playout_scores(s, seed, "heuristic")
+        winners = [p for p in range(3) if shares[p] > 0]
+        assert abs(sum(shares) - 1) < 1e-12
+        assert all(shares[p] == 1 / len(winners) for p in winners)      # a shared win is split
+        assert all(scores[p] == max(scores) for p in winners)
+
+
+def test_predict_and_win_chances_apply_the_weights_to_the_features():
+    import numpy as np
+    s = first_push(players=3)
+    pred, win = predict(s), win_chances(s)
     assert len(pred) == 3 and all(10 < v < 80 for v in pred)
-    w = win_chances(s)
-    assert abs(sum(w) - 1) < 1e-9 and all(0 < x < 1 for x in w)
-    assert w.index(max(w)) == pred.index(max(pred))
+    assert abs(sum(win) - 1) < 1e-9 and all(0 < x < 1 for x in win)
+    feats = np.array([_search.eval_features_of(s, p) for p in range(3)])
+    score_w, win_w = (np.array(w) for w in eval_parameters(3))
+    assert np.allclose(pred, feats @ score_w)
+    logits = feats @ win_w
+    assert np.allclose(win, np.exp(logits) / np.exp(logits).sum())
 
 
 def test_horizon_cuts_rollouts_and_uses_the_evaluation():
@@ -159,6 +212,8 @@ def test_horizon_cuts_rollouts_and_uses_the_evaluation():
         search(s, iterations=10, horizon=-2)
     with pytest.raises(ValueError, match="eval_weights"):
         Searcher(s, horizon=3)
+    with pytest.raises(ValueError, match="eval_win_weights"):
+        Searcher(s, horizon=3, eval_weights=eval_parameters(4)[0])
 
 
 def test_rollouts_stop_at_turn_starts():

@@ -58,7 +58,7 @@ from ulm.benchmarks import midgame_state  # noqa: E402
 
 try:
     import mcts  # noqa: E402
-    from mcts import DEFAULT_C, make_bot, search  # noqa: E402
+    from mcts import FULL_ROLLOUT_C, make_bot, search  # noqa: E402
 except ImportError as exc:  # pragma: no cover - mcts/ is written elsewhere
     sys.exit(f"compare.py needs our searcher (mcts/): {exc}")
 DEFAULT_ROLLOUT = getattr(mcts, "DEFAULT_ROLLOUT", "random")
@@ -304,8 +304,9 @@ def main(argv=None):
                     help="(c) tournament games at equal iterations (default 16; 0 skips (c))")
     ap.add_argument("--repeats", type=int, default=8,
                     help="(a) searches per position and engine (default 8)")
-    ap.add_argument("--c", type=float, default=DEFAULT_C,
-                    help=f"UCT exploration constant of both searchers (default {DEFAULT_C}, ours')")
+    ap.add_argument("--c", type=float, default=FULL_ROLLOUT_C,
+                    help=f"UCT exploration constant of both searchers (default {FULL_ROLLOUT_C}, "
+                         "ours for won/lost rewards)")
     ap.add_argument("--rollout", default=DEFAULT_ROLLOUT, choices=list(mcts.ROLLOUTS),
                     help=f"ours' rollout in (b) and in (a)'s extra column "
                          f"(default {DEFAULT_ROLLOUT}, ours' default)")
