@@ -10,7 +10,7 @@ directive does). Python itself is not sanitized, so load the runtime first:
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 python -m pytest tests/test_rules_*.py
 
 .ci/run does this in a copy of the tree, after the normal test run.
-ULM_PORTABLE=1 builds without CPU-specific instructions (see popcount_flags).
+ULM_PORTABLE=1 builds without CPU-specific instructions (see cpu_flags).
 """
 import os
 
@@ -29,32 +29,42 @@ DIRECTIVES = {
 }
 
 
-def popcount_flags():
-    """-mpopcnt where the build machine's CPU has the instruction.
+def cpu_flags():
+    """-mpopcnt and -mbmi2 where the build machine's CPU has the instructions.
 
     The core counts bits (legal-decision sets, hands, coats) in its hottest
-    loops; without the flag x86-64 compilers call a library routine for
-    __builtin_popcountll. Every x86-64 CPU since 2008 has POPCNT, but a binary
-    built with it would crash (illegal instruction) on one without, so the flag
-    is used only when this machine reports it (pip builds the core where it
-    runs) and never when ULM_PORTABLE=1, the setting for wheels to share.
-    Other architectures (aarch64) have their own bit count and need no flag."""
+    loops; without -mpopcnt x86-64 compilers call a library routine for
+    __builtin_popcountll. With -mbmi2 a playout finds the k-th legal decision
+    with one pdep (docs/speed.md), except on AMD's Zen 1 and 2 (family 0x17 and
+    older), which run pdep as slow microcode. Every x86-64 CPU since 2008 has
+    POPCNT and most since 2013-2015 BMI2, but a binary built with them would
+    crash (illegal instruction) on one without, so the flags are used only when
+    this machine reports them (pip builds the core where it runs) and never
+    when ULM_PORTABLE=1, the setting for wheels to share. Other architectures
+    (aarch64) have their own bit count and need no flag."""
     import platform
     if os.environ.get("ULM_PORTABLE") == "1":
         return []
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return []
+    info = {}
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
-            flags = next((line.split() for line in f if line.startswith("flags")), [])
+            for line in f:
+                key, _, value = line.partition(":")
+                info.setdefault(key.strip(), value.strip())
     except OSError:
         return []
-    return ["-mpopcnt"] if "popcnt" in flags else []
+    flags = info.get("flags", "").split()
+    slow_pdep = (info.get("vendor_id") == "AuthenticAMD"
+                 and int(info.get("cpu family", "0") or 0) < 0x19)
+    return ((["-mpopcnt"] if "popcnt" in flags else [])
+            + (["-mbmi2"] if "bmi2" in flags and not slow_pdep else []))
 
 
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
 COMPILE_ARGS = ((["-O1", "-g", "-fno-omit-frame-pointer"] + SANITIZERS) if DEBUG
-                else ["-O3"] + popcount_flags())
+                else ["-O3"] + cpu_flags())
 LINK_ARGS = SANITIZERS if DEBUG else []
 
 extensions = [

@@ -14,6 +14,23 @@ cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
+# BMI2's pdep deposits the low bits of its first operand at the set bits of the
+# second: pdep(1 << k, w) keeps just the k-th set bit of w. setup.py enables it
+# only on CPUs where it is fast (see cpu_flags there).
+cdef extern from *:
+    """
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #define ULM_PDEP 1
+    #define ulm_pdep64(x, mask) _pdep_u64((x), (mask))
+    #else
+    #define ULM_PDEP 0
+    #define ulm_pdep64(x, mask) 0
+    #endif
+    """
+    const int ULM_PDEP
+    unsigned long long pdep64 "ulm_pdep64"(unsigned long long, unsigned long long) nogil
+
 # ---------------------------------------------------------------------------
 # Names, in enum order (the Python side of the one place for each fact)
 
@@ -163,9 +180,13 @@ cdef void _init_select_table():
 _init_select_table()
 
 cdef inline int select_bit(uint64_t w, int k) noexcept nogil:
-    """The index of the k-th set bit of w (k < popcount(w)): halving down to a
-    byte without branches (a random k makes them coin tosses), then a table."""
+    """The index of the k-th set bit of w (k < popcount(w)). The decision a
+    playout applies waits for it, so its latency counts: pdep where the build
+    has it, else halving down to a byte without branches (a random k makes
+    them coin tosses), then a table."""
     cdef int pos = 0, c, step
+    if ULM_PDEP:  # a constant: the compiler keeps one of the two ways
+        return ctz64(pdep64((<uint64_t>1) << k, w))
     c = popcount64(w & <uint64_t>0xFFFFFFFF)
     step = (<int>(k >= c)) << 5
     k -= c & -(<int>(k >= c))
@@ -239,17 +260,6 @@ cdef int quarters_with_seal(const GameState* s, int p) noexcept nogil:
 cdef bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil:
     return s.quarter_seals[q] < b.capacity[q]
 
-cdef inline bint line_pushable(const GameState* s, int e) noexcept nogil:
-    # R-PUSH-3: both outer spaces of the line are empty
-    return s.outer[PUSH_IN[e]] == NO_TILE and s.outer[PUSH_OUT[e]] == NO_TILE
-
-cdef bint any_line_pushable(const GameState* s) noexcept nogil:
-    cdef int e
-    for e in range(12):
-        if line_pushable(s, e):
-            return True
-    return False
-
 cdef int monochrome_lines(const GameState* s) noexcept nogil:
     """Bit i set when line i of the grid holds 3 tiles of one colour."""
     cdef int i, m = 0
@@ -262,18 +272,15 @@ cdef int monochrome_lines(const GameState* s) noexcept nogil:
 # River (R-RIVER-*)
 
 cdef int next_free_space(const GameState* s, int p, int idx) noexcept nogil:
-    """The next river index after idx that holds no other barge, or -1."""
-    cdef int i, q
-    cdef bint taken
-    for i in range(idx + 1, RIVER_LEN):
-        taken = False
-        for q in range(s.num_players):
-            if q != p and s.players[q].barge == i:
-                taken = True
-                break
-        if not taken:
-            return i
-    return -1
+    """The next river index after idx that holds no other barge, or -1: one
+    mask of the other barges, without branches (where they are is a coin toss
+    in a random game)."""
+    cdef uint64_t taken = 0, free
+    cdef int q
+    for q in range(s.num_players):
+        taken |= bit(s.players[q].barge) & -<uint64_t>(q != p)
+    free = ~taken & (bit(RIVER_LEN) - 1) & ~(bit(idx + 1) - 1)
+    return ctz64(free) if free else -1
 
 cdef int free_spaces_ahead(const GameState* s, int p, int most) noexcept nogil:
     cdef int n = 0, i = s.players[p].barge
@@ -604,7 +611,7 @@ cdef int winners(const Board* b, const GameState* s, int* won) noexcept nogil:
 cdef void draw_time_check(GameState* s) noexcept nogil:
     # R-DRAW-1: nothing can be pushed -> the outer tiles go back into the bag
     cdef int o
-    if any_line_pushable(s):
+    if pushable_lines(s):
         return
     for o in range(NUM_OUTER):
         if s.outer[o] != NO_TILE:
@@ -913,7 +920,7 @@ cdef void bag_at_draw(const GameState* s, uint8_t* bag) noexcept nogil:
     cdef int c, o
     for c in range(NUM_COLOURS):
         bag[c] = s.bag[c]
-    if not any_line_pushable(s):
+    if not pushable_lines(s):
         for o in range(NUM_OUTER):
             if s.outer[o] != NO_TILE:
                 bag[s.outer[o]] += 1
@@ -921,36 +928,13 @@ cdef void bag_at_draw(const GameState* s, uint8_t* bag) noexcept nogil:
         for c in range(NUM_COLOURS):
             bag[c] = 1
 
-cdef inline bint space_ahead(const GameState* s, int p) noexcept nogil:
-    """Is there a river space ahead of p's barge without another barge? (as
-    next_free_space(s, p, barge) >= 0, with one mask instead of a scan)"""
-    cdef uint64_t taken = 0
-    cdef int q, i = s.players[p].barge
-    for q in range(s.num_players):
-        if q != p:
-            taken |= bit(s.players[q].barge)
-    return (~taken & (bit(RIVER_LEN) - 1) & ~(bit(i + 1) - 1)) != 0
-
-cdef inline uint64_t quarters_beside(const Board* b, const GameState* s, int p) noexcept nogil:
-    """The quarters beside the barge (R-ACT-SEAL-1), as bits."""
-    cdef int i = s.players[p].barge
-    cdef uint64_t m = 0
-    if b.north_of[i] >= 0:
-        m |= bit(b.north_of[i])
-    if b.south_of[i] >= 0:
-        m |= bit(b.south_of[i])
-    return m
-
 cdef uint64_t quarters_to_seal(const Board* b, const GameState* s, int p, bint wide) noexcept nogil:
     """Free quarters in reach (R-ACT-SEAL-1; within 3 spaces with T12)."""
     cdef uint64_t m = 0
-    cdef int q
-    if not wide:
-        m = quarters_beside(b, s, p)
-        for q in range(NUM_QUARTERS):
-            if (m >> q) & 1 and not quarter_free(b, s, q):
-                m &= ~bit(q)
-        return m
+    cdef int q, i = s.players[p].barge, north = b.north_of[i], south = b.south_of[i]
+    if not wide:  # the two beside the barge (ulm/board.py: every space has both), by masks
+        return ((bit(north) & -<uint64_t>quarter_free(b, s, north))
+                | (bit(south) & -<uint64_t>quarter_free(b, s, south)))
     for q in range(NUM_QUARTERS):
         if quarter_free(b, s, q) and quarter_in_reach(b, s, p, q, True):
             m |= bit(q)
@@ -974,7 +958,7 @@ cdef void colour_actions_set(const Board* b, const GameState* s, int p, uint64_t
             add_mask(w, A_BUY_TILE, nonzero_colours(pl.supply))
         else:
             add_mask(w, A_BUY_PAIR, payable_pairs(pl.supply))
-    if (s.river_extra > 0 or action_count(s, TURQUOISE) > 0) and space_ahead(s, p):
+    if (s.river_extra > 0 or action_count(s, TURQUOISE) > 0) and next_free_space(s, p, pl.barge) >= 0:
         add(w, A_RIVER)
     if has_seal_action(s) and can_seal_basics(s, p, seal_cost(s)):
         add_mask(w, A_SEAL, quarters_to_seal(b, s, p, tower_in_force(s, TOWER_T12)))  # R-TOWER-T12
@@ -992,10 +976,19 @@ cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nog
     cdef const Player* pl = &s.players[p]
     cdef uint8_t bag[NUM_COLOURS]
     cdef uint64_t m
+    # one test of the phase (a bit set: the order of the adds does not matter)
     if s.phase == PH_ACTIONS:
         add(w, A_END_TURN)
+        if (tower_in_force(s, TOWER_T10) and not s.t10_used
+                and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE):
+            add(w, A_TAKE_PUSHED_OUT)  # R-PUSH-7
     elif s.phase == PH_BEFORE_DRAW:
         add(w, A_DRAW)
+        if tower_in_force(s, TOWER_T11):  # R-TOWER-T11
+            bag_at_draw(s, bag)
+            add_mask(w, A_PICK_COLOUR, nonzero_colours(bag))
+        if owns(s, p, BUILDER):  # R-DRAW-3: 2 instead of 1, if the owner wants
+            add(w, A_DRAW_TWO)
     elif s.phase == PH_PUSH:
         add_mask(w, A_PUSH, <uint64_t>pushable_lines(s))
         if not s.draw_swap_used:
@@ -1010,16 +1003,7 @@ cdef void main_set(const Board* b, const GameState* s, uint64_t* w) noexcept nog
         return
     colour_actions_set(b, s, p, w)
     add_merchant(s, p, w)
-    if (s.phase == PH_ACTIONS and tower_in_force(s, TOWER_T10) and not s.t10_used
-            and s.pushed_out_at >= 0 and s.outer[s.pushed_out_at] != NO_TILE):
-        add(w, A_TAKE_PUSHED_OUT)  # R-PUSH-7
     add_card_plays(b, s, p, w)
-    if s.phase == PH_BEFORE_DRAW:
-        if tower_in_force(s, TOWER_T11):  # R-TOWER-T11
-            bag_at_draw(s, bag)
-            add_mask(w, A_PICK_COLOUR, nonzero_colours(bag))
-        if owns(s, p, BUILDER):  # R-DRAW-3: 2 instead of 1, if the owner wants
-            add(w, A_DRAW_TWO)
 
 cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil:
     """Mark the legal decisions in w[LEGAL_WORDS]; none at chance nodes and at the end."""
@@ -1125,7 +1109,8 @@ cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil
     (and no draw) where there is none (a stuck state set by hand)."""
     cdef uint64_t w[LEGAL_WORDS]
     cdef int before[LEGAL_WORDS]  # set bits in the words before word i
-    cdef int n, k, i
+    cdef int n, k, i, lower, offset
+    cdef uint64_t word
     legal_set(b, s, w)
     before[0] = 0
     before[1] = popcount64(w[0])
@@ -1136,9 +1121,18 @@ cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil
     if n == 0:
         return -1
     k = rng_below(r, n)
-    # the word holding the k-th set bit, without branches
-    i = (k >= before[1]) + (k >= before[2]) + (k >= before[3]) + (k >= before[4])
-    return 64 * i + select_bit(w[i], k - before[i])
+    # the word holding the k-th set bit, by conditional moves: not branches (a
+    # random k makes them coin tosses), nor loads at a computed index, which
+    # delay the decision that comes out (it was 2-3% slower)
+    word = w[0]
+    lower = 0
+    offset = 0
+    for i in range(1, LEGAL_WORDS):  # unrolled by the compiler
+        if k >= before[i]:
+            word = w[i]
+            lower = before[i]
+            offset = 64 * i
+    return offset + select_bit(word, k - lower)
 
 if LEGAL_WORDS != 5:
     raise ImportError("sample_legal counts exactly five words")
