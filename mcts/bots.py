@@ -36,7 +36,7 @@ from ulm import derive_seed
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON, FULL_ROLLOUT_C,
                          DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, check_workers,
-                         search)
+                         default_c, search)
 
 
 def _positive_int(name):
@@ -182,7 +182,8 @@ def search_options(config: dict) -> dict:
     """The keyword arguments of `mcts.search` for a bot config or a preset's name."""
     if isinstance(config, str):
         config = PRESETS[config]
-    return {"c": config["c"], "rollout": config["rollout"], "margin_weight": config["margin"],
+    c = config["c"] if config["c"] is not None else default_c(config["horizon"])
+    return {"c": c, "rollout": config["rollout"], "margin_weight": config["margin"],
             "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
             "mast": config["mast"], "final": config["final"]}
 

@@ -369,6 +369,12 @@ def horizon_turns(horizon, players: int) -> int:
     return horizon
 
 
+def default_c(horizon) -> float:
+    """UCB's constant for a horizon: DEFAULT_C for rollouts cut off (turns or
+    "Nr" rounds), FULL_ROLLOUT_C for rollouts to the end (-1)."""
+    return FULL_ROLLOUT_C if horizon == -1 else DEFAULT_C
+
+
 def check_workers(workers) -> int:
     """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -420,7 +426,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
-        c = DEFAULT_C if horizon >= 0 else FULL_ROLLOUT_C
+        c = default_c(horizon)
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")

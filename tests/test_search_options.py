@@ -533,3 +533,44 @@ def test_iterations_per_decision_bench_compares_both_presets(capsys):
     means = {line.split()[0]: float(line.split()[2].replace(",", "")) for line in out[1:3]}
     assert set(means) == {"default", "baseline"} and means["baseline"] > 0
     assert out[3].split()[0] == "ratio" and means["default"] > means["baseline"]
+
+
+@pytest.mark.parametrize("mode", [["--games", "300"], ["--search", "baseline", "--iterations", "300"]])
+def test_ab_core_compares_two_builds(capsys, mode):
+    """bench/ab_core.py times playouts (or a preset's search) of two trees in
+    fresh interpreters; the same tree against itself gives two rates."""
+    import os
+    import sys
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    sys.path.insert(0, root)
+    from bench.ab_core import main
+    main([root, root, "--pairs", "1", "--players", "2"] + mode)
+    out = capsys.readouterr().out.splitlines()
+    unit = "games" if mode[0] == "--games" else "iterations"
+    assert out[0].startswith("pair 1:") and f"cpu {unit}/s" in out[0]
+    assert out[-1].startswith("median, ") and "B/A" in out[-1]
+    rates = [float(x.replace(",", "")) for x in out[-1].split(":")[1].split()
+             if x.replace(",", "").replace(".", "").isdigit()]
+    assert len(rates) >= 4 and all(r > 0 for r in rates[:4])
+
+
+def test_c_defaults_by_the_horizon():
+    """The cut-off's win chances lie closer together than won/lost rewards, so
+    the default c is DEFAULT_C with a horizon and FULL_ROLLOUT_C without."""
+    from mcts import DEFAULT_C, FULL_ROLLOUT_C
+    from mcts.bots import search_options
+    assert DEFAULT_C < FULL_ROLLOUT_C
+    assert search_options("default")["c"] == DEFAULT_C
+    assert search_options("baseline")["c"] == FULL_ROLLOUT_C
+    assert search_options(dict(PRESETS["default"], horizon=-1))["c"] == FULL_ROLLOUT_C
+    assert search_options(dict(PRESETS["default"], c=1.5))["c"] == 1.5
+    s = fresh_push()
+    assert search(s, iterations=20, seed=1).c == DEFAULT_C
+    assert search(s, iterations=20, seed=1, horizon=-1).c == FULL_ROLLOUT_C
+    assert make_bot("pimc").config["c"] == FULL_ROLLOUT_C
+    # the options build a tree directly too (the benches do)
+    opts = search_options("default")
+    opts.pop("final")
+    opts["horizon"] = 4
+    weights, win_weights = eval_parameters(2)
+    Searcher(s, seed=1, eval_weights=weights, eval_win_weights=win_weights, **opts).run(20)
