@@ -146,7 +146,7 @@ def test_win_chances_predict_the_rollouts_outcome(players):
     import numpy as np
     cal = _calibration()
     score_w, win_w = (np.array(w) for w in eval_parameters(players))
-    feats, shares, by_score = [], [], []
+    feats, shares = [], []
     for seed in range(910_000, 910_016):
         f, _, _, (_, w) = cal.play_game(players, "advanced", seed, "heuristic", 0.35, 16)
         feats.append(f)
