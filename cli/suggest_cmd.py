@@ -12,7 +12,7 @@ import sys
 import click
 
 from cli import HELP, FiniteFloatRange, InputError
-from mcts import DEFAULT_C, MAX_WORKERS
+from mcts import MAX_WORKERS, SCALED_C
 
 from ulm._fastcore import SEATS
 
@@ -109,7 +109,8 @@ def format_result(result, state, seat, path) -> str:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search; the same seed and iterations give the same advice.")
 @click.option("--c", "c", type=FiniteFloatRange(min=0), default=None,
-              help=f"UCB exploration constant [default: {DEFAULT_C}, the default search's].")
+              help=f"UCB exploration constant [default: {SCALED_C}, times the spread of the "
+                   f"rewards (the default search's scaled exploration)].")
 @click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
               show_default=True, help="Playout policy below the tree.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")

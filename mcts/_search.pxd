@@ -67,6 +67,10 @@ cdef class Searcher:
     cdef readonly double seconds
     cdef double win_sum[MAX_PLAYERS]
     cdef double score_sum[MAX_PLAYERS]
+    cdef bint scaled                # explore="scaled": c x the spread of the mover's rewards
+    cdef double reward_sum[MAX_PLAYERS]
+    cdef double reward_sq[MAX_PLAYERS]
+    cdef double rewarded            # iterations in reward_sum / reward_sq
     cdef double root_reward[NUM_KEYS][MAX_PLAYERS]
     cdef double root_win[NUM_KEYS][MAX_PLAYERS]
     cdef double root_n[NUM_KEYS]    # iterations summed in root_reward/root_win per key
@@ -79,6 +83,7 @@ cdef class Searcher:
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
+    cdef void exploration(self, double* out) noexcept nogil
     cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil
     cdef dict _subtree(self, int node, int depth, double min_share, bint whole)
 

@@ -48,6 +48,11 @@ cdef extern from *:
 NODE_BYTES = sizeof(Node)
 ROLLOUTS = ("random", "heuristic", "lookahead")
 CHANCE_MODES = ("open", "closed")     # index = CHANCE_OPEN, CHANCE_CLOSED
+EXPLORE_MODES = ("fixed", "scaled")   # UCB's exploration term: c, or c x the rewards' spread
+# "scaled" starts from this variance of the rewards (a standard deviation of about 0.22),
+# weighted as if 10 iterations had shown it, until the search's own are in
+cdef double SPREAD_PRIOR_VARIANCE = 0.05
+cdef double SPREAD_PRIOR_ITERATIONS = 10.0
 EVAL_WEIGHTS = N_WEIGHTS
 KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
@@ -801,7 +806,8 @@ cdef class Searcher:
 
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
-    eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0)``
+    eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
+    explore="fixed")``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -818,13 +824,19 @@ cdef class Searcher:
     mast: the chance that a rollout decision is the legal one with the best
     MAST average (rewards of each (player, decision) over all iterations)
     instead of the rollout policy's.
+    explore="scaled" multiplies UCB's exploration term by the standard
+    deviation of the rewards the node's mover got so far in this search, so
+    one c suits rewards of any spread: won/lost rewards at the end of the game
+    spread widely, a cut-off's win chances little, and less early in the game
+    and with fewer players; "fixed" uses c alone.
     """
 
     def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
                   double margin_weight=0.1,
                   bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
                   chance="open", int horizon=-1, eval_weights=None,
-                  eval_win_weights=None, double bias=0.0, double mast=0.0):
+                  eval_win_weights=None, double bias=0.0, double mast=0.0,
+                  explore="fixed"):
         cdef int i
         self.nodes = NULL
         self.path = NULL
@@ -845,6 +857,9 @@ cdef class Searcher:
         if horizon < -1:
             raise ValueError(f"horizon: must be -1 (to the end) or a number of turns >= 0, "
                              f"got {horizon}")
+        if explore not in EXPLORE_MODES:
+            raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, "
+                             f"got {explore!r}")
         if not bias >= 0:
             raise ValueError(f"bias: must be >= 0, got {bias}")
         if not 0 <= mast <= 1:
@@ -852,6 +867,7 @@ cdef class Searcher:
         self.num_players = self.root.num_players
         self.rollout = _rollout_kind(rollout)
         self.c = c
+        self.scaled = explore == "scaled"
         self.margin_weight = margin_weight
         self.determinize_each = determinize
         self.chance_mode = CHANCE_MODES.index(chance)
@@ -889,6 +905,9 @@ cdef class Searcher:
         self.seconds = 0.0
         memset(self.win_sum, 0, sizeof(self.win_sum))
         memset(self.score_sum, 0, sizeof(self.score_sum))
+        memset(self.reward_sum, 0, sizeof(self.reward_sum))
+        memset(self.reward_sq, 0, sizeof(self.reward_sq))
+        self.rewarded = 0
 
     cdef void _reset_root_stats(self):
         memset(self.root_reward, 0, sizeof(self.root_reward))
@@ -1024,6 +1043,8 @@ cdef class Searcher:
         cdef bint expanded = False, full = False
         cdef Node* nd
         cdef double* row
+        cdef double explore[MAX_PLAYERS]
+        self.exploration(explore)
         if self.determinize_each:
             determinize(&s, self.root_player, &self.rng)
         self.path[0] = 0
@@ -1057,7 +1078,7 @@ cdef class Searcher:
                 if untried[k >> 6] & ((<uint64_t>1) << (k & 63)):
                     untried[k >> 6] &= ~((<uint64_t>1) << (k & 63))
                     nd.avail += 1
-                    u = nd.reward / nd.visits + self.c * sqrt(log(<double>nd.avail) / nd.visits)
+                    u = nd.reward / nd.visits + explore[p] * sqrt(log(<double>nd.avail) / nd.visits)
                     if k == hkey:
                         u += self.bias / (nd.visits + 1)
                     if u > best_u:
@@ -1158,6 +1179,9 @@ cdef class Searcher:
                 self.score_sum[p] += s.players[p].score
         for p in range(self.num_players):
             self.win_sum[p] += win[p]
+            self.reward_sum[p] += r[p]
+            self.reward_sq[p] += r[p] * r[p]
+        self.rewarded += 1
         for i in range(1, depth + 1):
             nd = &self.nodes[self.path[i]]
             nd.visits += 1
@@ -1176,6 +1200,24 @@ cdef class Searcher:
                 row[0] += r[self.log_mover[i]]
                 row[1] += 1
         self.iterations += 1
+
+    cdef void exploration(self, double* out) noexcept nogil:
+        """UCB's exploration constant for each player as mover: c, or with
+        explore="scaled" c times the standard deviation of the player's
+        rewards so far (from SPREAD_PRIOR_VARIANCE, weighted as SPREAD_PRIOR_ITERATIONS
+        iterations, while they are few)."""
+        cdef int p
+        cdef double n = self.rewarded, var
+        for p in range(self.num_players):
+            if not self.scaled:
+                out[p] = self.c
+                continue
+            var = 0.0
+            if n > 0:
+                var = self.reward_sq[p] - self.reward_sum[p] * self.reward_sum[p] / n
+            var = (var + SPREAD_PRIOR_ITERATIONS * SPREAD_PRIOR_VARIANCE) / (
+                n + SPREAD_PRIOR_ITERATIONS)
+            out[p] = self.c * sqrt(var if var > 0 else 0.0)
 
     cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil:
         cdef long long done = 0
@@ -1303,6 +1345,9 @@ cdef class Searcher:
         self.seconds = 0.0
         memset(self.win_sum, 0, sizeof(self.win_sum))
         memset(self.score_sum, 0, sizeof(self.score_sum))
+        memset(self.reward_sum, 0, sizeof(self.reward_sum))
+        memset(self.reward_sq, 0, sizeof(self.reward_sq))
+        self.rewarded = 0
         return True
 
     # --- results ------------------------------------------------------------
@@ -1314,6 +1359,14 @@ cdef class Searcher:
         """(win share sums, final score sums) per player, over all iterations."""
         return ([self.win_sum[p] for p in range(self.num_players)],
                 [self.score_sum[p] for p in range(self.num_players)])
+
+    def exploration_constants(self):
+        """UCB's exploration constant of each player as mover now: c with
+        explore="fixed"; c x the spread of the player's rewards so far with
+        "scaled"."""
+        cdef double out[MAX_PLAYERS]
+        self.exploration(out)
+        return [out[p] for p in range(self.num_players)]
 
     def root_stats(self):
         """Per root action: (action, visits, availability, reward sums, win-share

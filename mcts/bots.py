@@ -34,9 +34,9 @@ import time as _time
 from ulm import derive_seed
 
 from mcts import _search
-from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_FINAL, DEFAULT_HORIZON, FULL_ROLLOUT_C,
-                         DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FINALS, ROLLOUTS, check_workers,
-                         default_c, search)
+from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
+                         DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
+                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_workers, default_c, search)
 
 
 def _positive_int(name):
@@ -159,6 +159,8 @@ OPTIONS = {
     "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
     "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
     "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
+    "explore": (_choice("explore", EXPLORE_MODES),
+                "UCB's exploration: scaled (c x the spread of the rewards) or fixed (c)"),
     "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
                               "the turn (workers=1)"),
 }
@@ -169,12 +171,12 @@ OPTIONS = {
 PRESETS = {
     "baseline": {"iterations": 1000, "c": FULL_ROLLOUT_C, "rollout": "heuristic", "margin": 0.1,
                  "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
-                 "final": "visits", "reuse": False},
-    # c None: by the horizon (search.DEFAULT_C cut off, FULL_ROLLOUT_C to the end)
+                 "final": "visits", "reuse": False, "explore": "fixed"},
+    # c None: by the exploration and the horizon (search.default_c)
     "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": False},
+                "reuse": False, "explore": DEFAULT_EXPLORE},
 }
 
 
@@ -182,10 +184,11 @@ def search_options(config: dict) -> dict:
     """The keyword arguments of `mcts.search` for a bot config or a preset's name."""
     if isinstance(config, str):
         config = PRESETS[config]
-    c = config["c"] if config["c"] is not None else default_c(config["horizon"])
+    explore = config["explore"]
+    c = config["c"] if config["c"] is not None else default_c(config["horizon"], explore)
     return {"c": c, "rollout": config["rollout"], "margin_weight": config["margin"],
             "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
-            "mast": config["mast"], "final": config["final"]}
+            "mast": config["mast"], "final": config["final"], "explore": explore}
 
 
 def _options(*names) -> dict:
@@ -266,7 +269,8 @@ class IsmctsBot(_SearchBot):
     name = "ismcts"
     determinize = True
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
-                       "preset", "chance", "horizon", "bias", "mast", "final", "reuse")
+                       "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
+                       "explore")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None
 

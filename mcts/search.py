@@ -40,15 +40,19 @@ from typing import Callable, Optional
 
 from ulm import ACTION_NAMES, derive_seed
 
-from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, HIDDEN_KEY, NODE_BYTES, ROLLOUTS,
-                          SIGNAL_CHECK_SECONDS, Searcher)
+from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
+                          ROLLOUTS, SIGNAL_CHECK_SECONDS, Searcher)
 from mcts.evaluation import eval_parameters
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
 # to the end are won or lost (0/1), the cut-off's win chances lie much closer
-# together (docs/strength.md, "The evaluation"). c=None picks by the horizon.
-DEFAULT_C = 0.25                # the default search: rollouts cut off and evaluated
-FULL_ROLLOUT_C = 0.7            # rollouts to the end: the baseline preset, pimc
+# together (docs/strength.md, "The evaluation"). The default search scales
+# its exploration by the spread it sees (explore="scaled"); with a fixed one,
+# c=None picks by the horizon.
+DEFAULT_EXPLORE = "scaled"
+SCALED_C = 2.0                  # explore="scaled": c x the rewards' standard deviation
+DEFAULT_C = 0.25                # explore="fixed", rollouts cut off and evaluated
+FULL_ROLLOUT_C = 0.7            # explore="fixed", rollouts to the end: the baseline preset, pimc
 DEFAULT_ITERATIONS = 1000
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
@@ -72,7 +76,7 @@ MAX_WORKERS = max(_cpus(), 8)
 
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
            "action_name", "NODE_BYTES", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
-           "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "DEFAULT_ITERATIONS",
+           "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "SCALED_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
 
 
@@ -369,9 +373,12 @@ def horizon_turns(horizon, players: int) -> int:
     return horizon
 
 
-def default_c(horizon) -> float:
-    """UCB's constant for a horizon: DEFAULT_C for rollouts cut off (turns or
-    "Nr" rounds), FULL_ROLLOUT_C for rollouts to the end (-1)."""
+def default_c(horizon, explore=DEFAULT_EXPLORE) -> float:
+    """UCB's constant: SCALED_C with explore="scaled"; with "fixed", DEFAULT_C
+    for rollouts cut off (turns or "Nr" rounds), FULL_ROLLOUT_C for rollouts
+    to the end (-1)."""
+    if explore == "scaled":
+        return SCALED_C
     return FULL_ROLLOUT_C if horizon == -1 else DEFAULT_C
 
 
@@ -392,13 +399,16 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
            horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
-           final: str = DEFAULT_FINAL, tree: Optional[Searcher] = None) -> SearchResult:
+           final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
+           tree: Optional[Searcher] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
     iterations / time: the budget (both: whichever ends first; neither:
     DEFAULT_ITERATIONS). With the same seed, iteration budget and workers the
-    result is the same exactly. c: UCB exploration constant (None: DEFAULT_C
-    with a horizon, FULL_ROLLOUT_C without). rollout:
+    result is the same exactly. c: UCB exploration constant (None: by
+    `default_c`). explore: "scaled" (the default) multiplies c by the
+    standard deviation of the mover's rewards so far, "fixed" uses c alone.
+    rollout:
     "heuristic" (a cheap rule-based policy, the default) or "random" (uniform
     legal decisions, about twice as many iterations per second). margin_weight:
     weight of the score-margin term of the reward. progress(iterations_done,
@@ -424,9 +434,11 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
     if final not in FINALS:
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
+    if explore not in EXPLORE_MODES:
+        raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, got {explore!r}")
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
-        c = default_c(horizon)
+        c = default_c(horizon, explore)
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
@@ -443,7 +455,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         return _forced(state, legal[0], seed, float(c), rollout, start)
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
-                   horizon=horizon, bias=float(bias), mast=float(mast))
+                   horizon=horizon, bias=float(bias), mast=float(mast), explore=explore)
     if horizon >= 0:
         weights, win_weights = eval_parameters(state.num_players())
         options.update(eval_weights=weights, eval_win_weights=win_weights)

@@ -479,13 +479,14 @@ def test_presets_and_options_in_one_table():
 
 def test_baseline_preset_is_the_previous_search():
     """The baseline preset runs the release's search: open loop, full rollouts,
-    recommendation by visits (the same numbers as plain `search` with those
+    a fixed exploration constant, recommendation by visits (the same numbers as plain `search` with those
     settings)."""
     s = first_push(seed=7)
     bot = make_bot("ismcts:preset=baseline,iterations=700,seed=4")
     bot.choose(s)
     seed = ulm.derive_seed(4, 1)
-    plain = search(s, iterations=700, seed=seed, c=0.7, chance="open", horizon=-1)
+    plain = search(s, iterations=700, seed=seed, c=0.7, chance="open", horizon=-1,
+                   explore="fixed")
     assert bot.last_result.to_dict()["actions"] == plain.to_dict()["actions"]
     assert json.dumps(bot.last_result.to_dict()["actions"])
 
@@ -554,23 +555,83 @@ def test_ab_core_compares_two_builds(capsys, mode):
     assert len(rates) >= 4 and all(r > 0 for r in rates[:4])
 
 
-def test_c_defaults_by_the_horizon():
-    """The cut-off's win chances lie closer together than won/lost rewards, so
-    the default c is DEFAULT_C with a horizon and FULL_ROLLOUT_C without."""
-    from mcts import DEFAULT_C, FULL_ROLLOUT_C
+def test_c_defaults_by_the_exploration_and_the_horizon():
+    """The default search scales its exploration by the spread of the rewards
+    (SCALED_C); with a fixed constant the cut-off's win chances, which lie
+    closer together than won/lost rewards, take DEFAULT_C and rollouts to the
+    end FULL_ROLLOUT_C."""
+    from mcts import DEFAULT_C, FULL_ROLLOUT_C, SCALED_C
     from mcts.bots import search_options
     assert DEFAULT_C < FULL_ROLLOUT_C
-    assert search_options("default")["c"] == DEFAULT_C
+    assert search_options("default")["c"] == SCALED_C
+    assert search_options("default")["explore"] == "scaled"
     assert search_options("baseline")["c"] == FULL_ROLLOUT_C
-    assert search_options(dict(PRESETS["default"], horizon=-1))["c"] == FULL_ROLLOUT_C
+    assert search_options("baseline")["explore"] == "fixed"
+    fixed = dict(PRESETS["default"], explore="fixed")
+    assert search_options(fixed)["c"] == DEFAULT_C
+    assert search_options(dict(fixed, horizon=-1))["c"] == FULL_ROLLOUT_C
+    assert search_options(dict(PRESETS["default"], horizon=-1))["c"] == SCALED_C
     assert search_options(dict(PRESETS["default"], c=1.5))["c"] == 1.5
     s = fresh_push()
-    assert search(s, iterations=20, seed=1).c == DEFAULT_C
-    assert search(s, iterations=20, seed=1, horizon=-1).c == FULL_ROLLOUT_C
+    assert search(s, iterations=20, seed=1).c == SCALED_C
+    assert search(s, iterations=20, seed=1, explore="fixed").c == DEFAULT_C
+    assert search(s, iterations=20, seed=1, explore="fixed", horizon=-1).c == FULL_ROLLOUT_C
     assert make_bot("pimc").config["c"] == FULL_ROLLOUT_C
+    assert make_bot("ismcts:explore=fixed").config["explore"] == "fixed"
+    with pytest.raises(ValueError, match="explore"):
+        make_bot("ismcts:explore=wide")
+    with pytest.raises(ValueError, match="explore"):
+        search(s, iterations=20, explore="wide")
     # the options build a tree directly too (the benches do)
     opts = search_options("default")
     opts.pop("final")
     opts["horizon"] = 4
     weights, win_weights = eval_parameters(2)
     Searcher(s, seed=1, eval_weights=weights, eval_win_weights=win_weights, **opts).run(20)
+
+
+def test_scaled_exploration_follows_the_spread_of_the_rewards():
+    """explore="scaled": UCB's constant is c times the standard deviation of
+    the mover's rewards so far, from a prior variance of 0.05 (as if from 10
+    iterations) before any. Won/lost rewards of rollouts to the end spread
+    more than the cut-off's win chances, so one c explores more there."""
+    import math
+    s = fresh_push()
+    weights, win_weights = eval_parameters(2)
+    assert Searcher(s, c=0.7, seed=1).exploration_constants() == [0.7, 0.7]
+    full = Searcher(s, c=2.0, seed=1, explore="scaled", margin_weight=0.0)
+    assert full.exploration_constants() == pytest.approx([2.0 * math.sqrt(0.05)] * 2)
+    full.run(2000)
+    cut = Searcher(s, c=2.0, seed=1, explore="scaled", margin_weight=0.0, horizon=4,
+                   eval_weights=weights, eval_win_weights=win_weights)
+    cut.run(2000)
+    f, k = full.exploration_constants(), cut.exploration_constants()
+    # 2 players without the margin term: one's reward is 1 minus the other's
+    assert f[0] == pytest.approx(f[1]) and k[0] == pytest.approx(k[1])
+    # won/lost (or shared): a standard deviation of at most 0.5, near it at the opening
+    assert 2.0 * 0.4 < f[0] <= 2.0 * 0.5
+    assert k[0] < 0.6 * f[0]
+    # the spread steers the search: same c, other visits than a fixed c; repeatable
+    a = search(s, iterations=600, seed=4, c=0.5)
+    b = search(s, iterations=600, seed=4, c=0.5)
+    fixed = search(s, iterations=600, seed=4, c=0.5, explore="fixed")
+    assert [x.visits for x in a.actions] == [x.visits for x in b.actions]
+    assert [x.visits for x in a.actions] != [x.visits for x in fixed.actions]
+    with pytest.raises(ValueError, match="explore"):
+        Searcher(s, explore="wide")
+
+
+def test_reward_spread_bench_cut_off_spreads_less_than_rollouts(capsys):
+    """bench/reward_spread.py: from the same positions, the cut-off's win
+    chances spread less than the win shares of rollouts to the end."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from bench.reward_spread import main
+    main(2, 3)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("2 players, 3 games")
+    total = out[-1].split()
+    assert total[0] == "all" and int(total[1]) > 0
+    cut, full = float(total[2]), float(total[4])
+    assert 0 < cut < full <= 0.5
