@@ -75,6 +75,7 @@ cdef class Searcher:
     cdef double root_win[NUM_KEYS][MAX_PLAYERS]
     cdef double root_n[NUM_KEYS]    # iterations summed in root_reward/root_win per key
 
+    cdef void _reset_totals(self)
     cdef void _reset_root_stats(self)
     cdef void _reset_root(self)
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil

@@ -903,6 +903,11 @@ cdef class Searcher:
         self.iterations = 0
         self.reused_visits = 0
         self.seconds = 0.0
+        self._reset_totals()
+
+    cdef void _reset_totals(self):
+        """The search's totals: win shares, scores, and the rewards' sums for
+        the scaled exploration."""
         memset(self.win_sum, 0, sizeof(self.win_sum))
         memset(self.score_sum, 0, sizeof(self.score_sum))
         memset(self.reward_sum, 0, sizeof(self.reward_sum))
@@ -1343,11 +1348,7 @@ cdef class Searcher:
         self._reset_root_stats()
         self.iterations = 0
         self.seconds = 0.0
-        memset(self.win_sum, 0, sizeof(self.win_sum))
-        memset(self.score_sum, 0, sizeof(self.score_sum))
-        memset(self.reward_sum, 0, sizeof(self.reward_sum))
-        memset(self.reward_sq, 0, sizeof(self.reward_sq))
-        self.rewarded = 0
+        self._reset_totals()
         return True
 
     # --- results ------------------------------------------------------------
