@@ -124,8 +124,9 @@ def test_ismcts_beats_its_own_search_with_random_selection():
     """Strength smoke test that a broken search fails: with the same 600
     iterations, UCB selection must beat c=1000, where selection is round-robin
     and the most-visited move is all but random. The bar is above what one ply
-    of evaluation reaches: on these 40 deals greedy wins 41% against the same
-    opponent and a c=1000 searcher 50%; the search won 66% when this was set
-    (after the knowledge work added the optional decisions, 200 iterations no
-    longer told the search from greedy: 72% both)."""
-    assert _win_rate("ismcts:iterations=600", "ismcts:iterations=600,c=1000", games=40) >= 0.6
+    of evaluation reaches: on the first 40 of these deals greedy wins 41%
+    against the same opponent and a c=1000 searcher 50%. 160 games: 40 left
+    the bar to chance (the scaled exploration won 53.8% of the first 40 and
+    65.0% of 200; the fixed c 0.25 55.0% and 68.0% against the same opponent),
+    and a search at 50% passes 58% over 160 games about once in 50."""
+    assert _win_rate("ismcts:iterations=600", "ismcts:iterations=600,c=1000", games=160) >= 0.58
