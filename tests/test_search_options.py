@@ -479,8 +479,8 @@ def test_presets_and_options_in_one_table():
 
 def test_baseline_preset_is_the_previous_search():
     """The baseline preset runs the release's search: open loop, full rollouts,
-    a fixed exploration constant, recommendation by visits (the same numbers as plain `search` with those
-    settings)."""
+    a fixed exploration constant, recommendation by visits (the same numbers
+    as plain `search` with those settings)."""
     s = first_push(seed=7)
     bot = make_bot("ismcts:preset=baseline,iterations=700,seed=4")
     bot.choose(s)
