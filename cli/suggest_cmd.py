@@ -93,7 +93,7 @@ def format_result(result, state, seat, path) -> str:
     lines.append(f"Search: {st['iterations']:,} iterations in {st['seconds']:.2f} s "
                  f"({st['iterations_per_second']:,.0f}/s), {st['tree_nodes']:,} tree nodes, "
                  f"{st['workers']} worker{'s' if st['workers'] != 1 else ''}, seed {st['seed']}, "
-                 f"c {st['c']}, {st['rollout']} rollouts")
+                 f"c {st['c']} ({st['explore']}), {st['rollout']} rollouts")
     return "\n".join(lines)
 
 

@@ -136,6 +136,7 @@ class SearchResult:
     seed: int = 0
     c: float = DEFAULT_C
     rollout: str = DEFAULT_ROLLOUT
+    explore: str = DEFAULT_EXPLORE  # "scaled": c times the spread of the rewards
     turn_tree: dict = field(default_factory=dict, repr=False)
     forced: bool = False            # the only legal decision: returned without a search
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
@@ -163,7 +164,7 @@ class SearchResult:
                 "iterations_per_second": self.iterations_per_second,
                 "tree_nodes": self.tree_nodes, "node_bytes": NODE_BYTES,
                 "workers": self.workers, "seed": self.seed, "c": self.c,
-                "rollout": self.rollout, "forced": self.forced,
+                "explore": self.explore, "rollout": self.rollout, "forced": self.forced,
                 "reused_visits": self.reused_visits}
 
     def principal_line(self, max_steps: Optional[int] = None) -> list:
@@ -452,7 +453,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     start = _time.monotonic()
     legal = state.legal_actions() if state.current_player() >= 0 else []
     if len(legal) == 1:
-        return _forced(state, legal[0], seed, float(c), rollout, start)
+        result = _forced(state, legal[0], seed, float(c), rollout, start)
+        result.explore = explore
+        return result
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
                    horizon=horizon, bias=float(bias), mast=float(mast), explore=explore)
@@ -472,6 +475,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
                            rollout=rollout, final=final)
+    result.explore = explore
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision
         # revealed something else (coats taken from under the stack are no chance

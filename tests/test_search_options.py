@@ -574,6 +574,8 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     assert search_options(dict(PRESETS["default"], c=1.5))["c"] == 1.5
     s = fresh_push()
     assert search(s, iterations=20, seed=1).c == SCALED_C
+    assert search(s, iterations=20, seed=1).stats["explore"] == "scaled"
+    assert search(s, iterations=20, seed=1, explore="fixed").stats["explore"] == "fixed"
     assert search(s, iterations=20, seed=1, explore="fixed").c == DEFAULT_C
     assert search(s, iterations=20, seed=1, explore="fixed", horizon=-1).c == FULL_ROLLOUT_C
     assert make_bot("pimc").config["c"] == FULL_ROLLOUT_C
