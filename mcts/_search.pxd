@@ -69,8 +69,7 @@ cdef class Searcher:
     cdef double score_sum[MAX_PLAYERS]
     cdef bint scaled                # explore="scaled": c x the spread of the mover's rewards
     cdef double reward_sum[MAX_PLAYERS]
-    cdef double reward_sq[MAX_PLAYERS]
-    cdef double rewarded            # iterations in reward_sum / reward_sq
+    cdef double reward_sq[MAX_PLAYERS]     # both over this search's `iterations`
     cdef double root_reward[NUM_KEYS][MAX_PLAYERS]
     cdef double root_win[NUM_KEYS][MAX_PLAYERS]
     cdef double root_n[NUM_KEYS]    # iterations summed in root_reward/root_win per key

@@ -912,7 +912,6 @@ cdef class Searcher:
         memset(self.score_sum, 0, sizeof(self.score_sum))
         memset(self.reward_sum, 0, sizeof(self.reward_sum))
         memset(self.reward_sq, 0, sizeof(self.reward_sq))
-        self.rewarded = 0
 
     cdef void _reset_root_stats(self):
         memset(self.root_reward, 0, sizeof(self.root_reward))
@@ -1184,9 +1183,10 @@ cdef class Searcher:
                 self.score_sum[p] += s.players[p].score
         for p in range(self.num_players):
             self.win_sum[p] += win[p]
-            self.reward_sum[p] += r[p]
-            self.reward_sq[p] += r[p] * r[p]
-        self.rewarded += 1
+        if self.scaled:
+            for p in range(self.num_players):
+                self.reward_sum[p] += r[p]
+                self.reward_sq[p] += r[p] * r[p]
         for i in range(1, depth + 1):
             nd = &self.nodes[self.path[i]]
             nd.visits += 1
@@ -1209,14 +1209,15 @@ cdef class Searcher:
     cdef void exploration(self, double* out) noexcept nogil:
         """UCB's exploration constant for each player as mover: c, or with
         explore="scaled" c times the standard deviation of the player's
-        rewards so far (from SPREAD_PRIOR_VARIANCE, weighted as SPREAD_PRIOR_ITERATIONS
-        iterations, while they are few)."""
+        rewards in this search's iterations (from SPREAD_PRIOR_VARIANCE,
+        weighted as SPREAD_PRIOR_ITERATIONS iterations, while they are few)."""
         cdef int p
-        cdef double n = self.rewarded, var
-        for p in range(self.num_players):
-            if not self.scaled:
+        cdef double n = self.iterations, var
+        if not self.scaled:
+            for p in range(self.num_players):
                 out[p] = self.c
-                continue
+            return
+        for p in range(self.num_players):
             var = 0.0
             if n > 0:
                 var = self.reward_sq[p] - self.reward_sum[p] * self.reward_sum[p] / n

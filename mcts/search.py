@@ -245,7 +245,8 @@ def _merge_trees(trees: list) -> dict:
 
 
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
-                  rollout: str, final: str = DEFAULT_FINAL) -> SearchResult:
+                  rollout: str, final: str = DEFAULT_FINAL,
+                  explore: str = DEFAULT_EXPLORE) -> SearchResult:
     """Sum the root statistics of independent trees (root parallelism)."""
     first = exports[0]
     n = first["num_players"]
@@ -283,7 +284,7 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
         expected_score=tuple(s / it for s in score_sum),
         iterations=iterations, seconds=seconds,
         tree_nodes=sum(e["tree_nodes"] for e in exports), workers=len(exports),
-        seed=seed, c=c, rollout=rollout,
+        seed=seed, c=c, explore=explore, rollout=rollout,
         turn_tree=_merge_trees([e["turn_tree"] for e in exports]),
         reused_visits=sum(e.get("reused_visits", 0) for e in exports))
 
@@ -453,9 +454,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     start = _time.monotonic()
     legal = state.legal_actions() if state.current_player() >= 0 else []
     if len(legal) == 1:
-        result = _forced(state, legal[0], seed, float(c), rollout, start)
-        result.explore = explore
-        return result
+        return _forced(state, legal[0], seed, float(c), explore, rollout, start)
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
                    horizon=horizon, bias=float(bias), mast=float(mast), explore=explore)
@@ -474,8 +473,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     else:
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
-                           rollout=rollout, final=final)
-    result.explore = explore
+                           rollout=rollout, final=final, explore=explore)
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision
         # revealed something else (coats taken from under the stack are no chance
@@ -486,7 +484,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     return result
 
 
-def _forced(state, action, seed, c, rollout, start) -> SearchResult:
+def _forced(state, action, seed, c, explore, rollout, start) -> SearchResult:
     """The result for a decision with a single legal choice: no search."""
     n = state.num_players()
     stats = ActionStats(action=action, name=action_name(action), visits=0, availability=0,
@@ -495,7 +493,7 @@ def _forced(state, action, seed, c, rollout, start) -> SearchResult:
     return SearchResult(player=state.current_player(), num_players=n, actions=[stats],
                         win_probability=(0.0,) * n, expected_score=(0.0,) * n, iterations=0,
                         seconds=_time.monotonic() - start, tree_nodes=0, seed=seed, c=c,
-                        rollout=rollout, forced=True)
+                        explore=explore, rollout=rollout, forced=True)
 
 
 WORKER_EXIT_SECONDS = 2.0
