@@ -134,7 +134,7 @@ class SearchResult:
     tree_nodes: int                 # summed over the workers' trees
     workers: int = 1
     seed: int = 0
-    c: float = DEFAULT_C
+    c: float = SCALED_C             # the default search's (explore="scaled")
     rollout: str = DEFAULT_ROLLOUT
     explore: str = DEFAULT_EXPLORE  # "scaled": c times the spread of the rewards
     turn_tree: dict = field(default_factory=dict, repr=False)
@@ -245,8 +245,7 @@ def _merge_trees(trees: list) -> dict:
 
 
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
-                  rollout: str, final: str = DEFAULT_FINAL,
-                  explore: str = DEFAULT_EXPLORE) -> SearchResult:
+                  rollout: str, explore: str, final: str = DEFAULT_FINAL) -> SearchResult:
     """Sum the root statistics of independent trees (root parallelism)."""
     first = exports[0]
     n = first["num_players"]

@@ -28,7 +28,7 @@ from ulm import derive_seed  # noqa: E402
 from mcts import _search  # noqa: E402
 from mcts.bots import make_bot  # noqa: E402
 from mcts.evaluation import EVAL_WEIGHTS, eval_parameters  # noqa: E402
-from bench.calibrate_eval import cross_entropy, fit_win_weights, softmax  # noqa: E402
+from bench.calibrate_eval import STAGES, cross_entropy, fit_win_weights, softmax  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mcts",
                        "eval_weights.json")
@@ -76,10 +76,10 @@ def main() -> int:
     left = feats[:, 0, EVAL_WEIGHTS // 2]
     print(f"{len(feats)} positions from {args.games} games; cross-entropy on the held-out "
           f"games (refitted / current / uniform {np.log(args.players):.4f}):")
-    for name, sel in (("all", test), ("rounds 1-3", test & (left > 0.7)),
-                      ("rounds 4-7", test & (left > 0.3) & (left <= 0.7)),
-                      ("rounds 8-10", test & (left <= 0.3))):
-        print(f"  {name:12s} {cross_entropy(softmax(feats[sel] @ w), shares[sel]):.4f}"
+    stages = [("all", test)] + [(name, test & (left > lo) & (left <= hi))
+                                for name, lo, hi in STAGES]
+    for name, sel in stages:
+        print(f"  {name:20s} {cross_entropy(softmax(feats[sel] @ w), shares[sel]):.4f}"
               f"  {cross_entropy(softmax(feats[sel] @ current), shares[sel]):.4f}")
     with open(WEIGHTS, encoding="utf-8") as f:
         table = json.load(f)
