@@ -27,11 +27,11 @@ import ulm  # noqa: E402
 from ulm import derive_seed  # noqa: E402
 from mcts import _search  # noqa: E402
 from mcts.bots import make_bot  # noqa: E402
-from mcts.evaluation import EVAL_WEIGHTS, eval_parameters  # noqa: E402
+from mcts.evaluation import EVAL_WEIGHTS, WEIGHTS_FILE, eval_parameters  # noqa: E402
 from bench.calibrate_eval import STAGES, cross_entropy, fit_win_weights, softmax  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mcts",
-                       "eval_weights.json")
+                       WEIGHTS_FILE)
 
 
 def self_play(players: int, variant: str, seed: int, spec: str):
