@@ -39,7 +39,7 @@ def bench(as_json, quick):
     changed behaviour (tests/test_cli.py pins it).
     """
     from mcts.bots import search_options
-    from mcts.search import NODE_BYTES, search
+    from mcts.search import NODE_BYTES, VALUE_BYTES, search
     from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
     from ulm._fastcore import STATE_BYTES
     from ulm.game import Game
@@ -71,6 +71,7 @@ def bench(as_json, quick):
         figures[f"ismcts_iterations_per_second_opening_{workers}cores"] = round(rk.iterations_per_second)
         figures["parallel_speedup"] = round(rk.iterations / max(1, r1.iterations), 2)
     figures["bytes_per_tree_node"] = NODE_BYTES
+    figures["bytes_per_tree_node_with_minimax"] = NODE_BYTES + VALUE_BYTES   # the default search
     figures["bytes_per_game_state"] = STATE_BYTES
     figures["signature"] = signature()
     if as_json:

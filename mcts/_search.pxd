@@ -20,6 +20,7 @@ cdef enum:
     ROLLOUT_LOG = 4096      # decisions of one iteration remembered for MAST
     # node flags
     NODE_CHANCE_AFTER = 1   # a chance event followed this decision (seen at least once)
+    NODE_VALUE = 2          # the node has a heuristic value (implicit minimax)
     # tree keys: every core action, plus HIDDEN_CARD_KEEP (= NUM_ACTIONS)
     NUM_KEYS = NUM_ACTIONS + 1
     KEY_WORDS = (NUM_KEYS + 63) // 64   # 64-bit words of a key set
@@ -56,6 +57,8 @@ cdef class Searcher:
     cdef int horizon
     cdef double bias
     cdef double mast_eps
+    cdef double minimax             # weight of the heuristic value in the selection
+    cdef float* hv                  # [node][MAX_PLAYERS] heuristic values, if minimax > 0
     cdef double* mast               # [MAX_PLAYERS][MAST_SLOTS][2]: reward sum, count
     cdef int16_t* log_action
     cdef int8_t* log_mover
@@ -83,9 +86,12 @@ cdef class Searcher:
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
+    cdef void set_value(self, int node, const GameState* s) noexcept nogil
+    cdef void back_up_values(self, int depth) noexcept nogil
     cdef void exploration(self, double* out) noexcept nogil
     cdef long long run_loop(self, long long max_iterations, double max_seconds) except -1 nogil
     cdef dict _subtree(self, int node, int depth, double min_share, bint whole)
+    cdef dict _values(self, int node, int depth)
 
 
 cdef int heuristic_action(const Board* b, const GameState* s, const int16_t* legal, int n,

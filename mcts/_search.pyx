@@ -18,6 +18,12 @@ SO-ISMCTS (Cowling, Powley & Whitehouse 2012) for 2-4 players:
   margin = own score - best other score;
 * chance events are sampled with the search RNG and not stored as nodes
   (a node only records that a chance event followed it, for the principal line);
+* with ``minimax`` > 0 (implicit minimax backups, Lanctot et al. 2014), each
+  node also holds a heuristic value: the evaluation's rewards of the position
+  where it was added, backed up max^n (a node takes the values of its child
+  best for that child's mover); selection uses
+  ``(1 - minimax) * mean reward + minimax * heuristic value`` in place of the
+  mean reward;
 * one node is added per iteration, then a rollout ("random": uniform legal
   actions, the core's ``random_playout``; "heuristic": ``heuristic_playout``
   below; "lookahead": the same with one ply for seals and coats) plays to the
@@ -25,7 +31,7 @@ SO-ISMCTS (Cowling, Powley & Whitehouse 2012) for 2-4 players:
 
 Nodes are ``Node`` structs in one malloc'd array that doubles when full (up to
 ``max_nodes``, after which the tree stops growing); NODE_BYTES = 32 bytes per
-node. The whole loop runs without the GIL; Python calls ``Searcher.run`` once
+node (and 16 more for the heuristic values with ``minimax``). The whole loop runs without the GIL; Python calls ``Searcher.run`` once
 per search (or once per chunk when progress is reported).
 """
 
@@ -46,6 +52,7 @@ cdef extern from *:
 
 
 NODE_BYTES = sizeof(Node)
+VALUE_BYTES = MAX_PLAYERS * sizeof(float)   # a node's heuristic values (minimax > 0)
 ROLLOUTS = ("random", "heuristic", "lookahead")
 CHANCE_MODES = ("open", "closed")     # index = CHANCE_OPEN, CHANCE_CLOSED
 EXPLORE_MODES = ("fixed", "scaled")   # UCB's exploration term: c, or c x the rewards' spread
@@ -58,7 +65,7 @@ KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
 cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
 SIGNAL_CHECK_SECONDS = SIGNAL_CHECK
-DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most; the tree stops growing there
+DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most (768 with minimax values); the tree stops growing there
 INITIAL_NODES = 1 << 12
 
 # ---------------------------------------------------------------------------
@@ -798,6 +805,30 @@ cdef int _rollout_kind(object rollout) except -1:
     raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
 
 
+cdef inline void margin_rewards(int n, double margin_weight, const double* win,
+                                const double* score, double* r) noexcept nogil:
+    """The search's reward of each player: win share + margin_weight x
+    tanh((own score - best other score) / 20)."""
+    cdef int p, i
+    cdef double other
+    for p in range(n):
+        other = -1e9
+        for i in range(n):
+            if i != p and score[i] > other:
+                other = score[i]
+        r[p] = win[p] + margin_weight * tanh((score[p] - other) / 20.0)
+
+
+cdef inline void final_outcome(const Board* b, const GameState* s, double* win,
+                               double* score) noexcept nogil:
+    """Win shares (a shared win split evenly, R-END-3) and final scores."""
+    cdef int won[MAX_PLAYERS]
+    cdef int p, m = winners(b, s, won)
+    for p in range(s.num_players):
+        win[p] = won[p] / <double>m
+        score[p] = s.players[p].score
+
+
 # ---------------------------------------------------------------------------
 # The search tree
 
@@ -807,7 +838,7 @@ cdef class Searcher:
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
     eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
-    explore="fixed")``
+    explore="fixed", minimax=0.0)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -829,6 +860,10 @@ cdef class Searcher:
     one c suits rewards of any spread: won/lost rewards at the end of the game
     spread widely, a cut-off's win chances little, and less early in the game
     and with fewer players; "fixed" uses c alone.
+    minimax: implicit minimax backups (needs a horizon, for the evaluation):
+    each added node gets the evaluation's rewards of its position as its
+    heuristic value, backed up max^n through the tree, and UCB uses
+    (1 - minimax) x mean reward + minimax x heuristic value.
     """
 
     def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
@@ -836,9 +871,10 @@ cdef class Searcher:
                   bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
                   chance="open", int horizon=-1, eval_weights=None,
                   eval_win_weights=None, double bias=0.0, double mast=0.0,
-                  explore="fixed"):
+                  explore="fixed", double minimax=0.0):
         cdef int i
         self.nodes = NULL
+        self.hv = NULL
         self.path = NULL
         self.mast = NULL
         self.log_action = NULL
@@ -864,6 +900,11 @@ cdef class Searcher:
             raise ValueError(f"bias: must be >= 0, got {bias}")
         if not 0 <= mast <= 1:
             raise ValueError(f"mast: must be a probability in [0, 1], got {mast}")
+        if not 0 <= minimax <= 1:
+            raise ValueError(f"minimax: must be a weight in [0, 1], got {minimax}")
+        if minimax > 0 and horizon < 0:
+            raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
+                             "(not -1)")
         self.num_players = self.root.num_players
         self.rollout = _rollout_kind(rollout)
         self.c = c
@@ -874,6 +915,7 @@ cdef class Searcher:
         self.horizon = horizon
         self.bias = bias
         self.mast_eps = mast
+        self.minimax = minimax
         memset(self.eval_w, 0, sizeof(self.eval_w))
         memset(self.eval_win, 0, sizeof(self.eval_win))
         if horizon >= 0:
@@ -891,6 +933,10 @@ cdef class Searcher:
         self.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         if self.nodes == NULL or self.path == NULL:
             raise MemoryError()
+        if minimax > 0:
+            self.hv = <float*>malloc(self.capacity * MAX_PLAYERS * sizeof(float))
+            if self.hv == NULL:
+                raise MemoryError()
         if mast > 0:
             self.mast = <double*>calloc(MAX_PLAYERS * MAST_SLOTS * 2, sizeof(double))
             self.log_action = <int16_t*>malloc(ROLLOUT_LOG * sizeof(int16_t))
@@ -928,6 +974,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.hv)
         free(self.path)
         free(self.mast)
         free(self.log_action)
@@ -936,12 +983,19 @@ cdef class Searcher:
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil:
         cdef int cap, i
         cdef Node* grown
+        cdef float* grown_hv
         if self.n_nodes >= self.capacity:
             if self.capacity >= self.max_nodes:
                 return -1
             cap = self.capacity * 2
             if cap > self.max_nodes:
                 cap = self.max_nodes
+            if self.hv != NULL:
+                grown_hv = <float*>realloc(self.hv, cap * MAX_PLAYERS * sizeof(float))
+                if grown_hv == NULL:
+                    self.max_nodes = self.capacity   # out of memory: stop growing
+                    return -1
+                self.hv = grown_hv
             grown = <Node*>realloc(self.nodes, cap * sizeof(Node))
             if grown == NULL:
                 self.max_nodes = self.capacity   # out of memory: stop growing
@@ -960,6 +1014,49 @@ cdef class Searcher:
         self.nodes[i].mover = mover
         self.nodes[i].flags = 0
         return i
+
+    cdef void set_value(self, int node, const GameState* s) noexcept nogil:
+        """Implicit minimax: the node's heuristic value is the search's rewards
+        for the position `s` where it was added, from the evaluation (from the
+        outcome at the end of the game)."""
+        cdef double pred[MAX_PLAYERS]
+        cdef double win[MAX_PLAYERS]
+        cdef double r[MAX_PLAYERS]
+        cdef int p
+        if current_player(s) == TERMINAL_PLAYER:
+            final_outcome(&self.board, s, win, pred)
+        else:
+            eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
+        margin_rewards(self.num_players, self.margin_weight, win, pred, r)
+        for p in range(self.num_players):
+            self.hv[node * MAX_PLAYERS + p] = <float>r[p]
+        self.nodes[node].flags |= NODE_VALUE
+
+    cdef void back_up_values(self, int depth) noexcept nogil:
+        """Max^n backup of the heuristic values along the path, from the parent
+        of its last node up to the root's children: a node takes the values of
+        its child that is best for that child's mover (children of any
+        determinization; chance children, without a mover, do not count)."""
+        cdef int i, p, node, child, best
+        cdef float v, best_v
+        cdef Node* nd
+        for i in range(depth - 1, 0, -1):
+            node = self.path[i]
+            best = -1
+            best_v = -INFINITY
+            child = self.nodes[node].first_child
+            while child >= 0:
+                nd = &self.nodes[child]
+                if nd.flags & NODE_VALUE and nd.mover >= 0:
+                    v = self.hv[child * MAX_PLAYERS + nd.mover]
+                    if v > best_v:
+                        best_v = v
+                        best = child
+                child = nd.next_sibling
+            if best >= 0:
+                for p in range(self.num_players):
+                    self.hv[node * MAX_PLAYERS + p] = self.hv[best * MAX_PLAYERS + p]
+                self.nodes[node].flags |= NODE_VALUE
 
     cdef int chance_child(self, int node, int key) noexcept nogil:
         """The child of `node` for chance outcome `key` (made if new; -1: tree full)."""
@@ -1022,15 +1119,10 @@ cdef class Searcher:
         """Rewards from the evaluation: its win chances + the margin term on
         its predicted scores."""
         cdef double pred[MAX_PLAYERS]
-        cdef double other
-        cdef int p, i
+        cdef int p
         eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
+        margin_rewards(self.num_players, self.margin_weight, win, pred, r)
         for p in range(self.num_players):
-            other = -1e9
-            for i in range(self.num_players):
-                if i != p and pred[i] > other:
-                    other = pred[i]
-            r[p] = win[p] + self.margin_weight * tanh((pred[p] - other) / 20.0)
             self.score_sum[p] += pred[p]
 
     cdef void iterate(self) noexcept nogil:
@@ -1040,10 +1132,10 @@ cdef class Searcher:
         cdef uint64_t untried[KEY_WORDS]
         cdef int node = 0, depth = 0, n, i, p, k = 0, child, best, a, m, w, pick, n_untried
         cdef int hkey, o
-        cdef int won[MAX_PLAYERS]
         cdef double r[MAX_PLAYERS]
         cdef double win[MAX_PLAYERS]
-        cdef double u, best_u, other
+        cdef double score[MAX_PLAYERS]
+        cdef double u, q, best_u
         cdef bint expanded = False, full = False
         cdef Node* nd
         cdef double* row
@@ -1082,7 +1174,10 @@ cdef class Searcher:
                 if untried[k >> 6] & ((<uint64_t>1) << (k & 63)):
                     untried[k >> 6] &= ~((<uint64_t>1) << (k & 63))
                     nd.avail += 1
-                    u = nd.reward / nd.visits + explore[p] * sqrt(log(<double>nd.avail) / nd.visits)
+                    q = nd.reward / nd.visits
+                    if self.hv != NULL and nd.flags & NODE_VALUE:
+                        q = (1.0 - self.minimax) * q + self.minimax * self.hv[child * MAX_PLAYERS + p]
+                    u = q + explore[p] * sqrt(log(<double>nd.avail) / nd.visits)
                     if k == hkey:
                         u += self.bias / (nd.visits + 1)
                     if u > best_u:
@@ -1155,6 +1250,8 @@ cdef class Searcher:
                             full = True     # leave the tree: the rest is rollout
                     apply_action(&self.board, &s, o)
             if expanded:
+                if self.hv != NULL:
+                    self.set_value(child, &s)
                 break
         # rollout, to the end or to the horizon
         m = 0
@@ -1172,21 +1269,18 @@ cdef class Searcher:
             self.eval_rewards(&s, r, win)
         else:
             # rewards: win share (R-END-3) + a small score-margin term
-            m = winners(&self.board, &s, won)
+            final_outcome(&self.board, &s, win, score)
+            margin_rewards(self.num_players, self.margin_weight, win, score, r)
             for p in range(self.num_players):
-                other = -1e9
-                for i in range(self.num_players):
-                    if i != p and s.players[i].score > other:
-                        other = s.players[i].score
-                win[p] = won[p] / <double>m
-                r[p] = win[p] + self.margin_weight * tanh((s.players[p].score - other) / 20.0)
-                self.score_sum[p] += s.players[p].score
+                self.score_sum[p] += score[p]
         for p in range(self.num_players):
             self.win_sum[p] += win[p]
         if self.scaled:
             for p in range(self.num_players):
                 self.reward_sum[p] += r[p]
                 self.reward_sq[p] += r[p] * r[p]
+        if self.hv != NULL:
+            self.back_up_values(depth)
         for i in range(1, depth + 1):
             nd = &self.nodes[self.path[i]]
             nd.visits += 1
@@ -1275,6 +1369,7 @@ cdef class Searcher:
         cdef Board b
         cdef int child, old, new, kid, n, cap, head, last
         cdef Node* fresh
+        cdef float* fresh_hv = NULL
         cdef int32_t* order
         cdef int16_t buf[MAX_LEGAL]
         cdef uint64_t legal_bits[KEY_WORDS]
@@ -1320,12 +1415,19 @@ cdef class Searcher:
         if cap > self.max_nodes:
             cap = self.max_nodes if self.max_nodes >= n else n
         fresh = <Node*>malloc(cap * sizeof(Node))
-        if fresh == NULL:
+        if self.hv != NULL:
+            fresh_hv = <float*>malloc(cap * MAX_PLAYERS * sizeof(float))
+        if fresh == NULL or (self.hv != NULL and fresh_hv == NULL):
             free(order)
+            free(fresh)
+            free(fresh_hv)
             raise MemoryError()
         # old index -> new index: reuse `first_child` of the old array after copying
         for new in range(n):
             fresh[new] = self.nodes[order[new]]
+            if fresh_hv != NULL:
+                memcpy(&fresh_hv[new * MAX_PLAYERS], &self.hv[order[new] * MAX_PLAYERS],
+                       MAX_PLAYERS * sizeof(float))
         for new in range(n):
             self.nodes[order[new]].avail = new      # the new index, stored in place
         for new in range(n):
@@ -1336,6 +1438,9 @@ cdef class Searcher:
         free(order)
         free(self.nodes)
         self.nodes = fresh
+        if fresh_hv != NULL:
+            free(self.hv)
+            self.hv = fresh_hv
         self.n_nodes = n
         self.capacity = cap
         self.nodes[0].key = -1
@@ -1403,6 +1508,27 @@ cdef class Searcher:
         turn, as nested dicts {action: [visits, reward sum, avail, chance_after,
         mover, children]}; children under `min_share` of their parent are left out."""
         return self._subtree(0, max_depth, min_share, False)
+
+    def heuristic_values(self, int max_depth=4):
+        """Implicit minimax (minimax > 0): the tree to `max_depth` as nested dicts
+        {key: [mover, heuristic values per player or None, children]} (for
+        tests and inspection)."""
+        if self.hv == NULL:
+            raise ValueError("heuristic_values: the search has no minimax weight")
+        return self._values(0, max_depth)
+
+    cdef dict _values(self, int node, int depth):
+        cdef dict out = {}
+        cdef int child = self.nodes[node].first_child, p
+        while child >= 0:
+            values = None
+            if self.nodes[child].flags & NODE_VALUE:
+                values = [float(self.hv[child * MAX_PLAYERS + p]) for p in range(self.num_players)]
+            out[int(self.nodes[child].key)] = [
+                int(self.nodes[child].mover), values,
+                self._values(child, depth - 1) if depth > 1 else {}]
+            child = self.nodes[child].next_sibling
+        return out
 
     def tree_dict(self, int max_depth=4, double min_share=0.0):
         """The whole tree to `max_depth` in the format of `turn_tree` (for tests and

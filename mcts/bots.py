@@ -36,7 +36,8 @@ from ulm import derive_seed
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_workers, default_c, search)
+                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_workers, default_c,
+                         default_minimax, search)
 
 
 def _positive_int(name):
@@ -113,11 +114,11 @@ def _horizon(text):
     return value
 
 
-def _probability(name):
+def _probability(name, kind="a probability"):
     def parse(text):
         value = _non_negative_float(name)(text)
         if value > 1:
-            raise ValueError(f"{name} must be a probability in [0, 1], got {text!r}")
+            raise ValueError(f"{name} must be {kind} in [0, 1], got {text!r}")
         return value
     return parse
 
@@ -161,6 +162,8 @@ OPTIONS = {
     "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
     "explore": (_choice("explore", EXPLORE_MODES),
                 "UCB's exploration: scaled (c x the spread of the rewards) or fixed (c)"),
+    "minimax": (_probability("minimax", "a weight"), "weight of implicit minimax backups of the "
+                                         "evaluation in the tree (needs a horizon)"),
     "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
                               "the turn (workers=1)"),
 }
@@ -171,12 +174,13 @@ OPTIONS = {
 PRESETS = {
     "baseline": {"iterations": 1000, "c": FULL_ROLLOUT_C, "rollout": "heuristic", "margin": 0.1,
                  "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
-                 "final": "visits", "reuse": False, "explore": "fixed"},
-    # c None: by the exploration and the horizon (search.default_c)
+                 "final": "visits", "reuse": False, "explore": "fixed", "minimax": 0.0},
+    # c None: by the exploration and the horizon (search.default_c); minimax None:
+    # by the horizon (search.default_minimax)
     "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": False, "explore": DEFAULT_EXPLORE},
+                "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None},
 }
 
 
@@ -188,7 +192,9 @@ def search_options(config: dict) -> dict:
     c = config["c"] if config["c"] is not None else default_c(config["horizon"], explore)
     return {"c": c, "rollout": config["rollout"], "margin_weight": config["margin"],
             "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
-            "mast": config["mast"], "final": config["final"], "explore": explore}
+            "mast": config["mast"], "final": config["final"], "explore": explore,
+            "minimax": (config["minimax"] if config["minimax"] is not None
+                        else default_minimax(config["horizon"]))}
 
 
 def _options(*names) -> dict:
@@ -270,12 +276,15 @@ class IsmctsBot(_SearchBot):
     determinize = True
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
                        "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
-                       "explore")
+                       "explore", "minimax")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None
 
     def __init__(self, **options):
         super().__init__(**options)
+        if self.config["minimax"] and self.config["horizon"] == -1:
+            raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
+                             "(not -1)")
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
@@ -403,4 +412,7 @@ def make_bot(spec: str) -> Bot:
                 options[key] = cls.options[key](text)
             except ValueError as exc:
                 raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None
-    return cls(**options)
+    try:
+        return cls(**options)
+    except ValueError as exc:       # options that do not go together
+        raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None

@@ -41,7 +41,7 @@ from typing import Callable, Optional
 from ulm import ACTION_NAMES, derive_seed
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
-                          ROLLOUTS, SIGNAL_CHECK_SECONDS, Searcher)
+                          ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
 from mcts.evaluation import eval_parameters
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
@@ -59,6 +59,7 @@ DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2
 DEFAULT_CHANCE = "open"
 DEFAULT_HORIZON = "2r"          # rollouts cut off after two rounds (see docs/strength.md)
 DEFAULT_FINAL = "visits"
+DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
 FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
@@ -137,6 +138,7 @@ class SearchResult:
     c: float = SCALED_C             # the default search's (explore="scaled")
     rollout: str = DEFAULT_ROLLOUT
     explore: str = DEFAULT_EXPLORE  # "scaled": c times the spread of the rewards
+    minimax: float = 0.0            # implicit minimax's weight (search() sets it)
     turn_tree: dict = field(default_factory=dict, repr=False)
     forced: bool = False            # the only legal decision: returned without a search
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
@@ -162,9 +164,11 @@ class SearchResult:
     def stats(self) -> dict:
         return {"iterations": self.iterations, "seconds": self.seconds,
                 "iterations_per_second": self.iterations_per_second,
-                "tree_nodes": self.tree_nodes, "node_bytes": NODE_BYTES,
+                "tree_nodes": self.tree_nodes,
+                "node_bytes": NODE_BYTES + (VALUE_BYTES if self.minimax > 0 else 0),
                 "workers": self.workers, "seed": self.seed, "c": self.c,
-                "explore": self.explore, "rollout": self.rollout, "forced": self.forced,
+                "explore": self.explore, "minimax": self.minimax, "rollout": self.rollout,
+                "forced": self.forced,
                 "reused_visits": self.reused_visits}
 
     def principal_line(self, max_steps: Optional[int] = None) -> list:
@@ -383,6 +387,13 @@ def default_c(horizon, explore=DEFAULT_EXPLORE) -> float:
     return FULL_ROLLOUT_C if horizon == -1 else DEFAULT_C
 
 
+def default_minimax(horizon) -> float:
+    """Implicit minimax's weight when none is given: DEFAULT_MINIMAX where
+    rollouts are cut off and evaluated (a horizon in turns or as "Nr"), 0
+    where they play to the end (-1: there is no evaluation to back up)."""
+    return 0.0 if horizon == -1 else DEFAULT_MINIMAX
+
+
 def check_workers(workers) -> int:
     """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -401,6 +412,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
            horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
+           minimax: Optional[float] = None,
            tree: Optional[Searcher] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
@@ -423,6 +435,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     rounds (2 x players turns), the default. bias:
     progressive bias towards the heuristic policy; mast: share of MAST
     decisions in rollouts; final: recommend by "visits" or "value".
+    minimax: weight of implicit minimax backups, 0 to 1 (each node's
+    evaluation backed up max^n and mixed into UCB's mean reward; needs a
+    horizon); None: DEFAULT_MINIMAX with a horizon, 0 without.
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
 
@@ -440,6 +455,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
         c = default_c(horizon, explore)
+    minimax = default_minimax(horizon) if minimax is None else minimax
+    if isinstance(minimax, bool) or not isinstance(minimax, (int, float)) or not 0 <= minimax <= 1:
+        raise ValueError(f"minimax: must be a weight from 0 to 1, got {minimax!r}")
+    if minimax > 0 and horizon < 0:
+        raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
+                         "(not -1)")
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
@@ -453,10 +474,13 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     start = _time.monotonic()
     legal = state.legal_actions() if state.current_player() >= 0 else []
     if len(legal) == 1:
-        return _forced(state, legal[0], seed, float(c), explore, rollout, start)
+        result = _forced(state, legal[0], seed, float(c), explore, rollout, start)
+        result.minimax = float(minimax)
+        return result
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
-                   horizon=horizon, bias=float(bias), mast=float(mast), explore=explore)
+                   horizon=horizon, bias=float(bias), mast=float(mast), explore=explore,
+                   minimax=float(minimax))
     if horizon >= 0:
         weights, win_weights = eval_parameters(state.num_players())
         options.update(eval_weights=weights, eval_win_weights=win_weights)
@@ -473,6 +497,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
                            rollout=rollout, final=final, explore=explore)
+    result.minimax = float(minimax)
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision
         # revealed something else (coats taken from under the stack are no chance

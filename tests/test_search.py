@@ -5,6 +5,7 @@ from helpers import (ACTIONS, PUSH, cards_mask, coat, colour, edit, edit_player,
 
 import ulm
 from mcts import NODE_BYTES, search
+from mcts.search import VALUE_BYTES
 from mcts._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
 
 
@@ -123,7 +124,8 @@ def test_result_fields():
     d = r.to_dict()
     assert set(d) >= {"best_action", "principal_line", "actions", "win_probability",
                       "expected_score", "stats"}
-    assert d["stats"]["node_bytes"] == NODE_BYTES
+    assert d["stats"]["node_bytes"] == NODE_BYTES + VALUE_BYTES     # the default's minimax values
+    assert d["stats"]["minimax"] > 0
 
 
 def test_forced_decision_returns_at_once_without_search():
@@ -267,7 +269,7 @@ def test_principal_line_stops_at_chance_and_end_of_turn():
     s.resolve_chance()
     r = search(s, iterations=3000, seed=0)
     line = r.principal_line()
-    assert line and line[0].name.startswith("push")
+    assert line and line[0].action == r.best_action
     assert not any(step.chance_after for step in line[:-1])
     t = s.clone()
     for step in line:           # the line is the mover's own, all inside this turn

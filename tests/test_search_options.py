@@ -664,3 +664,125 @@ def test_selfplay_eval_trial_writes_a_usable_weights_file(tmp_path):
     assert two["win_weights"] != cur_two["win_weights"]
     assert two["score_weights"] == cur_two["score_weights"]
     assert written["players"]["4"] == current["players"]["4"]
+
+
+# ---------------------------------------------------------------------------
+# Implicit minimax backups
+
+def _margin_rewards(win, score, margin=0.1):
+    import math
+    return [w + margin * math.tanh((score[p] - max(x for i, x in enumerate(score) if i != p)) / 20)
+            for p, w in enumerate(win)]
+
+
+def _minimax_searcher(state, seed, minimax=0.3, determinize=True, players=2):
+    weights, win_weights = eval_parameters(players)
+    return Searcher(state, seed=seed, horizon=4, eval_weights=weights,
+                    eval_win_weights=win_weights, minimax=minimax, determinize=determinize)
+
+
+def test_minimax_leaf_value_is_the_evaluation_of_its_position():
+    """A node gets the search's rewards of the position where it was added,
+    from the evaluation: win chance + the margin term on predicted scores."""
+    s = _actions_state()
+    weights, win_weights = eval_parameters(2)
+    checked = 0
+    for seed in range(12):
+        tree = _minimax_searcher(s, seed, determinize=False)
+        tree.run(1)                        # the first iteration adds one root child
+        values = tree.heuristic_values(1)
+        assert len(values) == 1
+        (key, (mover, hv, _kids)), = values.items()
+        after = s.clone()
+        after.apply_action(key)
+        if after.is_chance_node():         # its outcome was sampled: not repeatable here
+            continue
+        pred, win = _search.eval_outcome_of(after, weights, win_weights)
+        assert mover == 0
+        assert hv == pytest.approx(_margin_rewards(win, pred), abs=1e-6)
+        checked += 1
+    assert checked >= 3
+
+
+def _check_max_n(children, players):
+    """Every node with valued children holds the values of its child best for
+    that child's mover; returns the nodes checked."""
+    checked = 0
+    for key, (mover, hv, kids) in children.items():
+        valued = [k for k in kids.values() if k[1] is not None and k[0] >= 0]
+        if valued:
+            best = max(valued, key=lambda k: k[1][k[0]])
+            assert hv == best[1]
+            checked += 1
+        checked += _check_max_n(kids, players)
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_minimax_backs_values_up_max_n(players):
+    s = first_push(players=players, seed=7)
+    tree = _minimax_searcher(s, 3, players=players)
+    tree.run(3000)
+    values = tree.heuristic_values(6)
+    assert all(v[1] is not None and len(v[1]) == players for v in values.values())
+    assert _check_max_n(values, players) > 20
+
+
+def test_minimax_steers_the_search_and_stays_deterministic():
+    from mcts import DEFAULT_MINIMAX
+    s = first_push(seed=5)
+    a = search(s, iterations=800, seed=2, minimax=0.3)
+    b = search(s, iterations=800, seed=2, minimax=0.3)
+    plain = search(s, iterations=800, seed=2, minimax=0.0)
+    assert a.to_dict()["actions"] == b.to_dict()["actions"]
+    assert [x.visits for x in a.actions] != [x.visits for x in plain.actions]
+    # the default search is the one with DEFAULT_MINIMAX; rollouts to the end have none
+    assert search(s, iterations=800, seed=2).to_dict()["actions"] == search(
+        s, iterations=800, seed=2, minimax=DEFAULT_MINIMAX).to_dict()["actions"]
+    assert search(s, iterations=50, seed=2, horizon=-1).minimax == 0.0
+    # with all weight on the backed-up values and no exploration, the root's
+    # choice follows them: the most visited decision is the best valued one
+    tree = _minimax_searcher(s, 4, minimax=1.0)
+    tree.run(2000)
+    values = tree.heuristic_values(1)
+    top = max(tree.root_stats(), key=lambda row: row[1])[0]
+    assert values[top][1][0] >= max(v[1][0] for v in values.values()) - 0.05
+
+
+def test_minimax_options_are_checked():
+    s = first_push(seed=5)
+    with pytest.raises(ValueError, match="minimax.*horizon"):
+        Searcher(s, minimax=0.5)                      # no evaluation without a horizon
+    with pytest.raises(ValueError, match="minimax"):
+        _minimax_searcher(s, 1, minimax=1.5)
+    with pytest.raises(ValueError, match="minimax.*horizon"):
+        search(s, iterations=20, horizon=-1, minimax=0.3)
+    with pytest.raises(ValueError, match="minimax"):
+        search(s, iterations=20, minimax=-0.1)
+    with pytest.raises(ValueError, match="heuristic_values"):
+        Searcher(s).heuristic_values()
+    with pytest.raises(ValueError, match="minimax.*horizon"):
+        make_bot("ismcts:preset=baseline,minimax=0.3")
+    with pytest.raises(ValueError, match="minimax must be a weight"):
+        make_bot("ismcts:minimax=2")
+    assert make_bot("ismcts:horizon=-1").config["horizon"] == -1    # minimax follows it to 0
+
+
+def test_reroot_keeps_the_heuristic_values():
+    s = first_push(seed=4)
+    tree = _minimax_searcher(s, 3)
+    tree.run(3000)
+    before = tree.heuristic_values(5)
+    best = max(tree.root_stats(), key=lambda row: row[1])[0]
+    after = s.clone()
+    after.apply_action(best)
+    assert after.current_player() == 0 and not after.is_chance_node()
+    assert tree.reroot(best, after, 9)
+    kept = tree.heuristic_values(4)
+
+    def cut(children, depth):
+        return {} if depth == 0 else {k: (v[0], v[1], cut(v[2], depth - 1))
+                                      for k, v in children.items()}
+    assert cut(kept, 3) == cut(before[best][2], 3)
+    tree.run(500)
+    assert _check_max_n(tree.heuristic_values(6), 2) > 0
