@@ -31,8 +31,10 @@ SO-ISMCTS (Cowling, Powley & Whitehouse 2012) for 2-4 players:
 
 Nodes are ``Node`` structs in one malloc'd array that doubles when full (up to
 ``max_nodes``, after which the tree stops growing); NODE_BYTES = 32 bytes per
-node (and 16 more for the heuristic values with ``minimax``). The whole loop runs without the GIL; Python calls ``Searcher.run`` once
-per search (or once per chunk when progress is reported).
+node, and VALUE_BYTES = 16 more in a parallel array for the heuristic values
+with ``minimax``. The whole loop runs without the GIL; Python calls
+``Searcher.run`` once per search (or once per chunk when progress is
+reported).
 """
 
 from libc.stdlib cimport malloc, calloc, realloc, free
@@ -65,7 +67,7 @@ KEY_COUNT = NUM_KEYS
 HIDDEN_KEY = HIDDEN_CARD_KEEP
 cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
 SIGNAL_CHECK_SECONDS = SIGNAL_CHECK
-DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes at most (768 with minimax values); the tree stops growing there
+DEFAULT_MAX_NODES = 1 << 24      # 512 MiB of nodes (768 with minimax values) at most; then the tree stops growing
 INITIAL_NODES = 1 << 12
 
 # ---------------------------------------------------------------------------

@@ -36,8 +36,8 @@ from ulm import derive_seed
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_workers, default_c,
-                         default_minimax, search)
+                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_minimax, check_workers,
+                         default_c, default_minimax, search)
 
 
 def _positive_int(name):
@@ -282,9 +282,8 @@ class IsmctsBot(_SearchBot):
 
     def __init__(self, **options):
         super().__init__(**options)
-        if self.config["minimax"] and self.config["horizon"] == -1:
-            raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
-                             "(not -1)")
+        if self.config["minimax"] is not None:
+            check_minimax(self.config["minimax"], self.config["horizon"])
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None

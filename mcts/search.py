@@ -394,6 +394,18 @@ def default_minimax(horizon) -> float:
     return 0.0 if horizon == -1 else DEFAULT_MINIMAX
 
 
+def check_minimax(minimax, horizon) -> float:
+    """`minimax` as a float if it is a weight from 0 to 1 that goes with
+    `horizon` (a positive weight needs the evaluation, so a horizon), else
+    ValueError."""
+    if isinstance(minimax, bool) or not isinstance(minimax, (int, float)) or not 0 <= minimax <= 1:
+        raise ValueError(f"minimax: must be a weight from 0 to 1, got {minimax!r}")
+    if minimax > 0 and horizon == -1:
+        raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
+                         "(not -1)")
+    return float(minimax)
+
+
 def check_workers(workers) -> int:
     """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -455,12 +467,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
         c = default_c(horizon, explore)
-    minimax = default_minimax(horizon) if minimax is None else minimax
-    if isinstance(minimax, bool) or not isinstance(minimax, (int, float)) or not 0 <= minimax <= 1:
-        raise ValueError(f"minimax: must be a weight from 0 to 1, got {minimax!r}")
-    if minimax > 0 and horizon < 0:
-        raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
-                         "(not -1)")
+    minimax = check_minimax(default_minimax(horizon) if minimax is None else minimax, horizon)
     check_workers(workers)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
         raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
