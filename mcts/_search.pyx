@@ -75,6 +75,26 @@ INITIAL_NODES = 1 << 12
 
 
 
+# log(n) for UCB's counts, looked up below LOG_TABLE_SIZE (the same doubles as log())
+cdef enum:
+    LOG_TABLE_SIZE = 4096
+cdef double LOG_TABLE[LOG_TABLE_SIZE]
+
+
+cdef void fill_log_table() noexcept nogil:
+    cdef int n
+    LOG_TABLE[0] = -INFINITY
+    for n in range(1, LOG_TABLE_SIZE):
+        LOG_TABLE[n] = log(<double>n)
+
+
+fill_log_table()
+
+
+cdef inline double log_count(int n) noexcept nogil:
+    return LOG_TABLE[n] if n < LOG_TABLE_SIZE else log(<double>n)
+
+
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -1133,7 +1153,8 @@ cdef class Searcher:
         cdef int16_t keys[MAX_LEGAL]
         cdef uint64_t untried[KEY_WORDS]
         cdef int node = 0, depth = 0, n, i, p, k = 0, child, best, a, m, w, pick, n_untried
-        cdef int hkey, o
+        cdef int hkey, o, n_avail
+        cdef int avail_child[MAX_LEGAL]
         cdef double r[MAX_PLAYERS]
         cdef double win[MAX_PLAYERS]
         cdef double score[MAX_PLAYERS]
@@ -1166,9 +1187,9 @@ cdef class Searcher:
                 hkey = heuristic_action(&self.board, &s, buf, n, &self.rng)
                 if self.determinize_each:
                     hkey = action_for_observer(&s, hkey, self.root_player)
-            # children available in this determinization: count them, pick the best by UCB
-            best = -1
-            best_u = -INFINITY
+            # children available in this determinization: count them (UCB only if no
+            # decision is left untried here, below)
+            n_avail = 0
             child = self.nodes[node].first_child
             while child >= 0:
                 nd = &self.nodes[child]
@@ -1176,15 +1197,8 @@ cdef class Searcher:
                 if untried[k >> 6] & ((<uint64_t>1) << (k & 63)):
                     untried[k >> 6] &= ~((<uint64_t>1) << (k & 63))
                     nd.avail += 1
-                    q = nd.reward / nd.visits
-                    if self.hv != NULL and nd.flags & NODE_VALUE:
-                        q = (1.0 - self.minimax) * q + self.minimax * self.hv[child * MAX_PLAYERS + p]
-                    u = q + explore[p] * sqrt(log(<double>nd.avail) / nd.visits)
-                    if k == hkey:
-                        u += self.bias / (nd.visits + 1)
-                    if u > best_u:
-                        best_u = u
-                        best = child
+                    avail_child[n_avail] = child
+                    n_avail += 1
                 child = nd.next_sibling
             n_untried = 0
             for w in range(KEY_WORDS):
@@ -1208,6 +1222,19 @@ cdef class Searcher:
                 if child >= 0:
                     expanded = True
             if child < 0:
+                best = -1
+                best_u = -INFINITY
+                for i in range(n_avail):
+                    nd = &self.nodes[avail_child[i]]
+                    q = nd.reward / nd.visits
+                    if self.hv != NULL and nd.flags & NODE_VALUE:
+                        q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
+                    u = q + explore[p] * sqrt(log_count(nd.avail) / nd.visits)
+                    if nd.key == hkey:
+                        u += self.bias / (nd.visits + 1)
+                    if u > best_u:
+                        best_u = u
+                        best = avail_child[i]
                 if best < 0:
                     break       # the tree is full and nothing here is expanded yet
                 child = best

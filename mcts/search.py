@@ -232,6 +232,8 @@ def _rank_by_value(actions: list) -> list:
 
 
 def _merge_trees(trees: list) -> dict:
+    if len(trees) == 1:
+        return trees[0]         # one worker: its tree is already in this format
     out: dict = {}
     for tree in trees:
         for key, (visits, reward, avail, chance_after, mover, kids) in tree.items():
