@@ -57,7 +57,7 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
 DEFAULT_CHANCE = "open"
-DEFAULT_HORIZON = "2r"          # rollouts cut off after two rounds (see docs/strength.md)
+DEFAULT_HORIZON = 8             # rollouts cut off after 8 turns: 2 rounds of 4 players, 4 of 2 (docs/strength.md)
 DEFAULT_FINAL = "visits"
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
 FINALS = ("visits", "value")
@@ -446,7 +446,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     searching player sees gets its own child). horizon: -1 plays rollouts to
     the end; H >= 0 stops them at the (H+1)-th turn start and scores the
     position with the calibrated evaluation (mcts.evaluation); "2r" is two
-    rounds (2 x players turns), the default. bias:
+    rounds (2 x players turns); the default is 8 turns. bias:
     progressive bias towards the heuristic policy; mast: share of MAST
     decisions in rollouts; final: recommend by "visits" or "value".
     minimax: weight of implicit minimax backups, 0 to 1 (each node's
