@@ -786,3 +786,11 @@ def test_reroot_keeps_the_heuristic_values():
     assert cut(kept, 3) == cut(before[best][2], 3)
     tree.run(500)
     assert _check_max_n(tree.heuristic_values(6)) > 0
+
+
+def test_default_horizon_keeps_two_rounds_in_four_players():
+    """The default of 8 turns is the earlier 2r in 4 players (its figures hold)
+    and four rounds in 2 players (docs/strength.md, eighth session)."""
+    from mcts.search import DEFAULT_HORIZON, horizon_turns
+    assert horizon_turns(DEFAULT_HORIZON, 4) == horizon_turns("2r", 4) == 8
+    assert horizon_turns(DEFAULT_HORIZON, 2) == horizon_turns("4r", 2)
