@@ -20,10 +20,22 @@ class FiniteFloatRange(click.FloatRange):
     and infinities (they pass a range open at one end)."""
 
     def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):       # before the range: inf is out of any range
             self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
+        return super().convert(number, param, ctx)
+
+
+def iterations_option_type() -> click.IntRange:
+    """An iteration budget: 1 to the search's bound (mcts.search.MAX_ITERATIONS)."""
+    from mcts.search import MAX_ITERATIONS
+    return click.IntRange(1, MAX_ITERATIONS)
+
+
+def seconds_option_type() -> FiniteFloatRange:
+    """A time budget: more than 0, at most the search's bound (mcts.search.MAX_SECONDS)."""
+    from mcts.search import MAX_SECONDS
+    return FiniteFloatRange(0, MAX_SECONDS, min_open=True)
 
 
 class Interrupted(click.ClickException):

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import HELP, InputError, fail_on_input_errors, iterations_option_type
 
 TOP_MISTAKES = 5
 
@@ -17,28 +17,28 @@ def _seat(ctx, param, value):
 
 
 def _percent(x) -> str:
-    return "    -" if x is None else f"{100 * x:4.0f}%"
+    return f"{100 * x:4.0f}%"
 
 
 def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     """The report as text: the biggest mistakes first, then every decision."""
-    from ulm import ACTION_NAMES
-    from ulm._fastcore import SEATS
-    from ulm.decisions import decision_label
-
-    def words(name):
-        return decision_label(ACTION_NAMES.index(name))
+    from ulm import SEATS
     seat = SEATS[report.seat]
     budget = (f"{report.iterations} iterations" if report.iterations
               else f"{report.time:g} s")
     notes = report.notes
     lines = [f"{path}: {seat}'s {len(notes)} decision{'s' if len(notes) != 1 else ''}, "
              f"searched with {budget} each (seed {report.seed}).",
-             "win: the searcher's estimate of " + seat + "'s chance to win after the decision; "
-             "loss: how much of it the decision played gave away.", ""]
-    agree = sum(1 for n in notes if n.played == n.best)
+             "win: the searcher's estimate of " + seat + "'s chance to win after the decision "
+             "(the decision played gets a search of its own with the same budget where the "
+             "searcher chose another); loss: how much of it the decision played gave away, "
+             "± its standard error.", ""]
+    forced = sum(1 for n in notes if n.forced)
+    agree = sum(1 for n in notes if n.played == n.best and not n.forced)
     if notes:
-        lines.append(f"The searcher agrees with {agree} of {len(notes)} decisions; "
+        free = len(notes) - forced
+        lines.append(f"The searcher agrees with {agree} of {free} decision"
+                     f"{'s' if free != 1 else ''} with a choice ({forced} forced); "
                      f"total loss {100 * report.total_loss():.0f} percentage points.")
     if report.final_returns is not None:
         share = report.final_returns[report.seat]
@@ -48,22 +48,24 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     if mistakes:
         lines.append("Biggest mistakes:")
         for n in mistakes[:top]:
-            lines.append(f"  #{n.index:<4} round {n.round:>2}: played {words(n.played)!r} "
-                         f"(win {_percent(n.played_win).strip()}), searcher: {words(n.best)!r} "
-                         f"(win {_percent(n.best_win).strip()}): loss {100 * n.loss:.0f} points")
+            lines.append(f"  #{n.index:<4} round {n.round:>2}: played {n.played!r} "
+                         f"(win {_percent(n.played_win).strip()}, {n.played_visits:,} visits), "
+                         f"searcher: {n.best!r} (win {_percent(n.best_win).strip()}, "
+                         f"{n.best_visits:,} visits): loss {100 * n.loss:.0f} ± "
+                         f"{100 * n.uncertainty:.0f} points")
         lines.append("")
     else:
         lines.append("No mistakes found.")
         lines.append("")
-    width = max([len(words(n.played)) for n in notes] + [len(words(n.best)) for n in notes] + [8])
+    width = max([len(n.played) for n in notes] + [len(n.best) for n in notes] + [8])
     lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'win':>5}  "
                  f"{'searcher':<{width}} {'win':>5} {'loss':>5}")
     for n in notes:
         same = n.played == n.best
-        loss = "" if n.loss is None else ("" if same else f"{100 * n.loss:5.0f}")
-        lines.append(f"  {n.index:>4} {n.round:>5}  {words(n.played):<{width}} "
-                     f"{_percent(n.best_win if same else n.played_win)}  "
-                     f"{'(same)' if same else words(n.best):<{width}} {_percent(n.best_win)} "
+        loss = "" if same else f"{100 * n.loss:5.0f}"
+        best = "(forced)" if n.forced else "(same)" if same else n.best
+        lines.append(f"  {n.index:>4} {n.round:>5}  {n.played:<{width}} "
+                     f"{_percent(n.played_win)}  {best:<{width}} {_percent(n.best_win)} "
                      f"{loss:>5}")
     return "\n".join(lines)
 
@@ -72,7 +74,7 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--as", "seat", required=True, callback=_seat, metavar="SEAT",
               help="The seat whose decisions are reviewed (Red, Blue, ... or 0..3).")
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=iterations_option_type(), default=None,
               help="Iterations of the searcher per decision (default 2000 when --time is not given).")
 @click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True, max=600),
               default=None, help="Seconds of search per decision (instead of --iterations).")
@@ -95,7 +97,7 @@ def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, quiet)
         raise InputError("--time: give either --iterations or --time, not both")
     rec = load_record(record)
     if seat >= rec.game.num_players:
-        from ulm._fastcore import SEATS
+        from ulm import SEATS
         raise InputError(f"--as: no seat {SEATS[seat]} in a {rec.game.num_players}-player game")
     bar = None
     if not (quiet or as_json):

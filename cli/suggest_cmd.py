@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from cli import HELP, FiniteFloatRange, InputError
+from cli import HELP, FiniteFloatRange, InputError, iterations_option_type, seconds_option_type
 from mcts import MAX_WORKERS, SCALED_C
 
 from ulm._fastcore import SEATS
@@ -39,14 +39,6 @@ def _fail(message):
     raise InputError(message)
 
 
-def _label(action, name):
-    """A decision in players' words (ulm.decisions.decision_label); hidden keys keep
-    the searcher's name."""
-    from ulm import ACTION_NAMES
-    from ulm.decisions import decision_label
-    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else name
-
-
 def _percent(x):
     return f"{100 * x:5.1f}%"
 
@@ -58,50 +50,64 @@ def format_result(result, state, seat, path) -> str:
     lines = [f"Position {path}: {SEATS[seat]} to move, round {raw['round'] + 1} of 10, "
              f"{n} players", ""]
     if result.forced:
-        lines.append(f"The only legal decision: {result.best_action_name} (no search needed).")
-        return "\n".join(lines)
+        lines.append(f"The only legal decision: {result.best_action_name}. The estimates "
+                     "below are those of the position behind it.")
+        lines.append("")
+        return "\n".join(lines + _totals(result, seat))
     line = result.principal_line()
-    label = _label
     lines.append("Recommended decisions for the rest of the turn:")
-    width = max([len(label(s.action, s.name)) for s in line] + [len("decision")]
-                + [len(label(a.action, a.name)) for a in result.actions[:TOP_ALTERNATIVES]])
+    width = max([len(s.name) for s in line] + [len("decision")]
+                + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]])
     for i, step in enumerate(line, 1):
-        lines.append(f"  {i}. {label(step.action, step.name):<{width}}  share "
+        lines.append(f"  {i}. {step.name:<{width}}  share "
                      f"{_percent(step.share)}  value {step.value:6.3f}")
     if line and line[-1].chance_after:
         lines.append("  (a chance event follows: once it is known, add the decisions and what "
                      "happened with `ulm apply` and ask again)")
-    lines.append("  share: how often the search chose the decision; value: its mean result "
-                 f"for {SEATS[seat]} (about the chance to win, plus a little for the score margin)")
+    lines.append("  share: how often the search chose the decision where it stood; value: its "
+                 f"mean result for {SEATS[seat]} (about the chance to win, plus a little for the "
+                 "score margin)")
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'value':>6}  "
                  f"{'win':>6}")
     for a in result.actions[:TOP_ALTERNATIVES]:
-        lines.append(f"  {label(a.action, a.name):<{width}}  {a.visits:>8}  {_percent(a.share)}  "
+        lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
                      f"{a.value:6.3f}  {_percent(a.win_probability[seat])}")
     if len(result.actions) > TOP_ALTERNATIVES:
         lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
     lines.append("")
-    lines.append("Win probability and expected final score:")
-    for p in range(n):
+    return "\n".join(lines + _totals(result, seat))
+
+
+def _plural(count, word):
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _totals(result, seat) -> list:
+    """The win probabilities, expected scores and the search's figures."""
+    lines = ["Win probability and expected final score:"]
+    for p in range(result.num_players):
         who = SEATS[p] + (" (to move)" if p == seat else "")
         lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
                      f"{result.expected_score[p]:6.1f} VP")
     lines.append("")
     st = result.stats
-    lines.append(f"Search: {st['iterations']:,} iterations in {st['seconds']:.2f} s "
-                 f"({st['iterations_per_second']:,.0f}/s), {st['tree_nodes']:,} tree nodes, "
-                 f"{st['workers']} worker{'s' if st['workers'] != 1 else ''}, seed {st['seed']}, "
+    lines.append(f"Search: {_plural(st['iterations'], 'iteration')} in {st['seconds']:.2f} s "
+                 f"({st['iterations_per_second']:,.0f}/s), {_plural(st['tree_nodes'], 'tree node')}, "
+                 f"{_plural(st['workers'], 'worker')}, seed {st['seed']}, "
                  f"c {st['c']} ({st['explore']}), {st['rollout']} rollouts")
-    return "\n".join(lines)
+    if result.tree_full:
+        lines.append(f"  The tree reached its bound of {result.max_nodes:,} nodes a worker and "
+                     "stopped growing; the rest of the budget refined only its statistics.")
+    return lines
 
 
 @click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=iterations_option_type(), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
-@click.option("--time", "seconds", type=FiniteFloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "seconds", type=seconds_option_type(), default=None,
               help="Time budget in seconds (instead of --iterations).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Independent search trees in parallel processes (root parallelism); "

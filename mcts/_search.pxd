@@ -48,6 +48,7 @@ cdef class Searcher:
     cdef int capacity
     cdef int max_nodes
     cdef readonly int root_player
+    cdef int root_action            # >= 0: the only decision searched at the root
     cdef readonly int num_players
     cdef bint determinize_each
     cdef int rollout

@@ -860,7 +860,7 @@ cdef class Searcher:
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
     eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
-    explore="fixed", minimax=0.0)``
+    explore="fixed", minimax=0.0, root_action=-1)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -886,6 +886,9 @@ cdef class Searcher:
     each added node gets the evaluation's rewards of its position as its
     heuristic value, backed up max^n through the tree, and UCB uses
     (1 - minimax) x mean reward + minimax x heuristic value.
+    root_action >= 0 searches that decision alone at the root (the rest of
+    the tree as usual): the estimate of one decision from the same root, as
+    the review of a game needs for a decision the search did not choose.
     """
 
     def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
@@ -893,8 +896,9 @@ cdef class Searcher:
                   bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
                   chance="open", int horizon=-1, eval_weights=None,
                   eval_win_weights=None, double bias=0.0, double mast=0.0,
-                  explore="fixed", double minimax=0.0):
-        cdef int i
+                  explore="fixed", double minimax=0.0, int root_action=-1):
+        cdef int i, n
+        cdef int16_t buf[MAX_LEGAL]
         self.nodes = NULL
         self.hv = NULL
         self.path = NULL
@@ -927,6 +931,12 @@ cdef class Searcher:
         if minimax > 0 and horizon < 0:
             raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
                              "(not -1)")
+        self.root_action = -1
+        if root_action >= 0:
+            n = legal_actions(&self.board, &self.root, buf)
+            if not has_action(buf, n, root_action):
+                raise ValueError(f"root_action: {root_action} is not a legal decision here")
+            self.root_action = root_action
         self.num_players = self.root.num_players
         self.rollout = _rollout_kind(rollout)
         self.c = c
@@ -1175,6 +1185,11 @@ cdef class Searcher:
             n = legal_actions(&self.board, &s, buf)
             if n == 0:
                 break
+            if depth == 0 and self.root_action >= 0:
+                if not has_action(buf, n, self.root_action):
+                    break       # not legal in this world: the root's position is scored
+                buf[0] = self.root_action       # the searching player's own decision: its key
+                n = 1
             memset(untried, 0, sizeof(untried))
             for i in range(n):
                 k = buf[i]
@@ -1374,7 +1389,9 @@ cdef class Searcher:
         """Run up to `iterations` more iterations and/or for up to `seconds`;
         returns the number run (at least one unless iterations == 0)."""
         cdef long long it = (1 << 62) if iterations is None else int(iterations)
-        cdef double sec = -1.0 if seconds is None else float(seconds)
+        # a time left of zero or less is a deadline passed: one iteration, then stop
+        # (only None means no time limit)
+        cdef double sec = -1.0 if seconds is None else max(float(seconds), 0.0)
         cdef long long done
         if iterations is None and seconds is None:
             raise ValueError("run: give iterations and/or seconds")

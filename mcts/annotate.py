@@ -13,22 +13,27 @@ between them (0 when the played decision is the searcher's). Each decision's
 search has its own seed, derived from `seed` and the decision's index, so a
 report repeats exactly for the same record, seat, budget and seed.
 
-The win probabilities are the searcher's estimates. The decision played is
-judged by the search's own statistics when the search tried it often enough
-(at least a quarter of the visits of its choice); otherwise by a search of the
-same budget from the position after it (when a chance event follows, it has
-only the root statistics, however few, and none if never tried: loss None).
+The win probabilities are the searcher's estimates, each the mean over the
+iterations through the decision. Where the searcher chose the decision played,
+its estimate comes from that same search ("same search"). Otherwise the
+decision played gets a search of its own with the same budget from the same
+root, searching that decision alone there ("own search", `search(...,
+root_action=...)`): whatever follows it, forced steps, chance or other seats,
+is searched as the searcher's choice was. Each estimate carries its visits;
+`Annotation.uncertainty` is the standard error of the loss that follows from
+them. A decision with one legal choice (forced) is never a mistake: loss 0.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional
 
-from ulm import ACTION_NAMES
-from ulm.records import GameRecord, RecordError, replay
+import math
 
 from ulm import derive_seed
-from mcts.search import search
+from ulm.records import GameRecord, RecordError, replay
+
+from mcts.search import action_name, search
 
 __all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed"]
 
@@ -47,26 +52,49 @@ class Annotation:
     best: str                        # the searcher's choice (most visited)
     win_before: float                # the seat's win probability before the decision
     best_win: float                  # ... after the searcher's choice
-    played_win: Optional[float]      # ... after the decision played (None: never tried)
-    played_visits: int
-    best_visits: int
+    played_win: float                # ... after the decision played
+    played_visits: int               # the iterations behind played_win
+    best_visits: int                 # ... behind best_win
     legal: int                       # number of legal decisions
-    played_estimate: str = "root"    # "root": the search's statistics of the decision;
-    #                                  "search after": a search from the position after it
+    played_action: int               # the decisions' numbers (ulm.ACTION_NAMES)
+    best_action: int
+    played_estimate: str = "same search"    # or "own search": the decision played searched
+    #                                          alone at the root with the same budget
 
     @property
-    def loss(self) -> Optional[float]:
-        """Win probability given away by the decision played (0 for the searcher's own)."""
-        if self.played == self.best:
+    def forced(self) -> bool:
+        return self.legal == 1
+
+    @property
+    def loss(self) -> float:
+        """Win probability given away by the decision played (0 for the searcher's
+        own choice and for a forced decision)."""
+        if self.played_action == self.best_action or self.forced:
             return 0.0
-        if self.played_win is None:
-            return None
         return max(0.0, self.best_win - self.played_win)
+
+    @property
+    def uncertainty(self) -> float:
+        """The standard error of best_win - played_win from the visits behind
+        each (a win share per iteration lies in [0, 1]: its variance is at most
+        p(1 - p)); 0 where the two estimates are one."""
+        if self.played_action == self.best_action or self.forced:
+            return 0.0
+        return math.sqrt(_variance(self.best_win, self.best_visits)
+                         + _variance(self.played_win, self.played_visits))
 
     def to_dict(self) -> dict:
         data = asdict(self)
-        data["loss"] = self.loss
+        data.update(loss=self.loss, uncertainty=self.uncertainty, forced=self.forced)
         return data
+
+
+def _variance(p: float, visits: int) -> float:
+    """The variance of a mean win share over `visits` iterations, at most p(1 - p)
+    / visits, with p pulled towards 1/2 as by one won and one lost iteration
+    more: an estimate of 0 or 1 from few visits is not certain."""
+    p = (p * visits + 1.0) / (visits + 2.0)
+    return p * (1.0 - p) / max(visits, 1)
 
 
 @dataclass
@@ -80,7 +108,7 @@ class AnnotationReport:
     final_returns: Optional[list] = None      # win shares at the end (None if unfinished)
 
     def mistakes(self) -> list:
-        """Decisions with a loss, the biggest first."""
+        """Decisions with a loss, the biggest first (never a forced one)."""
         bad = [n for n in self.notes if n.loss]
         return sorted(bad, key=lambda n: (-n.loss, n.index))
 
@@ -101,12 +129,12 @@ class AnnotationReport:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from ulm._fastcore import SEATS
+        from ulm import SEATS
         xs = [n.index + 1 for n in self.notes]
         fig, ax = plt.subplots(figsize=(9, 4), dpi=110)
         ax.plot(xs, [100 * n.win_before for n in self.notes], "-o", ms=3, lw=1.6,
                 label="before the decision", color="#1f5fbf")
-        played = [(n.index + 1, 100 * n.played_win) for n in self.notes if n.played_win is not None]
+        played = [(n.index + 1, 100 * n.played_win) for n in self.notes if n.played_action != n.best_action]
         ax.plot([x for x, _ in played], [y for _, y in played], "x", ms=5,
                 label="after the decision played", color="#d62728")
         for n in self.mistakes()[:mark]:
@@ -171,25 +199,21 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
         if state.current_player() == seat:
             result = search(state, iterations=iterations, time=time,
                             seed=decision_seed(seed, index), **search_options)
-            stats = {a.action: a for a in result.actions}
             best = result.best
-            played = stats.get(action)
-            played_win = played.win_probability[seat] if played and played.visits else None
-            estimate = "root"
-            if action != best.action and (played is None or played.visits < best.visits / 4):
-                # rarely tried at the root: a search of its own from the position after it
-                after = state.clone()
-                after.apply_action(action)
-                if after.current_player() >= 0:
-                    again = search(after, iterations=iterations, time=time,
-                                   seed=decision_seed(seed, index + 1_000_003), **search_options)
-                    played_win, estimate = again.win_probability[seat], "search after"
+            played, estimate = best, "same search"
+            if action != best.action:
+                # the decision played, searched alone at the same root with the same budget
+                own = search(state, iterations=iterations, time=time,
+                             seed=decision_seed(seed, index + 1_000_003), root_action=action,
+                             **search_options)
+                played, estimate = own.best, "own search"
             report.notes.append(Annotation(
-                index=index, round=state.raw()["round"] + 1, played=ACTION_NAMES[action],
+                index=index, round=state.raw()["round"] + 1, played=action_name(action),
                 best=best.name, win_before=result.win_probability[seat],
-                best_win=best.win_probability[seat], played_win=played_win,
-                played_visits=played.visits if played else 0, best_visits=best.visits,
-                legal=len(state.legal_actions()), played_estimate=estimate))
+                best_win=best.win_probability[seat], played_win=played.win_probability[seat],
+                played_visits=played.visits, best_visits=best.visits,
+                legal=len(state.legal_actions()), played_action=action,
+                best_action=best.action, played_estimate=estimate))
             done += 1
             if progress is not None:
                 progress(done, todo)

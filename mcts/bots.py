@@ -23,7 +23,8 @@ sequence of states give the same decisions. Decision k draws from the stream
 ``ulm.derive_seed(seed, k)``. In a game (mcts.tournament.play_game) the bot's
 seed is first mixed with the deal's seed and the seat, so a seed written in a
 spec keeps games reproducible while every game gets its own stream. A
-decision with a single legal choice is returned without a search.
+decision with a single legal choice is returned without a search (a bot
+needs no estimate of it; `IsmctsBot.last_result` is then None).
 """
 from __future__ import annotations
 
@@ -36,11 +37,12 @@ from ulm import derive_seed
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_minimax, check_workers,
+                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, ROLLOUTS,
+                         check_minimax, check_workers,
                          default_c, default_minimax, search)
 
 
-def _positive_int(name):
+def _positive_int(name, most=None):
     def parse(text):
         try:
             value = int(text)
@@ -48,6 +50,8 @@ def _positive_int(name):
             value = None
         if value is None or value < 1:
             raise ValueError(f"{name} must be a positive whole number, got {text!r}")
+        if most is not None and value > most:
+            raise ValueError(f"{name} must be at most {most:,}, got {text!r}")
         return value
     return parse
 
@@ -71,7 +75,7 @@ def _non_negative_float(name):
     return parse
 
 
-def _positive_float(name):
+def _positive_float(name, most=None):
     def parse(text):
         try:
             value = float(text)
@@ -79,6 +83,8 @@ def _positive_float(name):
             value = None
         if value is None or not value > 0 or value == float("inf"):
             raise ValueError(f"{name} must be a positive number of seconds, got {text!r}")
+        if most is not None and value > most:
+            raise ValueError(f"{name} must be at most {most:g} seconds, got {text!r}")
         return value
     return parse
 
@@ -143,8 +149,9 @@ def _preset(text):
 # A bot lists the names it takes (`Bot.options`); defaults come from PRESETS.
 OPTIONS = {
     "seed": (_seed, "seed of the bot's random choices (each decision gets a derived seed)"),
-    "iterations": (_positive_int("iterations"), "iterations per decision"),
-    "time": (_positive_float("time"), "seconds per decision (alone: no iteration limit)"),
+    "iterations": (_positive_int("iterations", MAX_ITERATIONS), "iterations per decision"),
+    "time": (_positive_float("time", MAX_SECONDS),
+             "seconds per decision (alone: no iteration limit)"),
     "c": (_non_negative_float("c"), "UCB exploration constant"),
     "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic, lookahead (one ply "
                                               "for seals and coats) or random"),
@@ -278,7 +285,7 @@ class IsmctsBot(_SearchBot):
                        "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
                        "explore", "minimax")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
-    last_result = None
+    last_result = None          # the SearchResult of the last decision searched
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -309,6 +316,10 @@ class IsmctsBot(_SearchBot):
         reuse = cfg["reuse"] and cfg["workers"] == 1
         tree = self._reused_tree(state, seed) if reuse else None
         self._tree = self._expected = None
+        legal = state.legal_actions()
+        if len(legal) == 1:         # a bot needs no estimate of a forced decision
+            self.last_result = None
+            return legal[0]
         self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
                                   seed=seed, workers=cfg["workers"],
                                   determinize=self.determinize, tree=tree,

@@ -39,6 +39,7 @@ from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
 from ulm import ACTION_NAMES, derive_seed
+from ulm.decisions import decision_label
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
@@ -54,6 +55,12 @@ SCALED_C = 2.0                  # explore="scaled": c x the rewards' standard de
 DEFAULT_C = 0.25                # explore="fixed", rollouts cut off and evaluated
 FULL_ROLLOUT_C = 0.7            # explore="fixed", rollouts to the end: the baseline preset, pimc
 DEFAULT_ITERATIONS = 1000
+# The bounds of a budget. Iterations: a node's visit count is a 32-bit int.
+# Time: an hour is past any advice a player waits for; the tree itself stops
+# growing at max_nodes (DEFAULT_MAX_NODES: 512 MiB of nodes a tree, 768 with
+# minimax values), so memory stays bounded however long a search runs.
+MAX_ITERATIONS = 1_000_000_000
+MAX_SECONDS = 3600.0
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
 DEFAULT_CHANCE = "open"
@@ -82,10 +89,12 @@ __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line"
 
 
 def action_name(action: int) -> str:
-    """The name of an action or tree key (HIDDEN_KEY: an opponent's hidden card keep)."""
+    """A decision or tree key in players' words (ulm.decisions.decision_label;
+    HIDDEN_KEY: an opponent's hidden card keep): the one name every output
+    uses."""
     if action == HIDDEN_KEY:
         return "keep a card (hidden)"
-    return ACTION_NAMES[action]
+    return decision_label(action)
 
 
 @dataclass(frozen=True)
@@ -140,9 +149,11 @@ class SearchResult:
     explore: str = DEFAULT_EXPLORE  # "scaled": c times the spread of the rewards
     minimax: float = 0.0            # implicit minimax's weight (search() sets it)
     turn_tree: dict = field(default_factory=dict, repr=False)
-    forced: bool = False            # the only legal decision: returned without a search
+    forced: bool = False            # the only legal decision (searched all the same, for
+    #                                 the estimates of the position behind it)
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
     tree: object = field(default=None, repr=False, compare=False)   # the Searcher (workers=1)
+    max_nodes: Optional[int] = None  # each tree's node bound (search() sets it)
 
     @property
     def best(self) -> ActionStats:
@@ -168,28 +179,37 @@ class SearchResult:
                 "node_bytes": NODE_BYTES + (VALUE_BYTES if self.minimax > 0 else 0),
                 "workers": self.workers, "seed": self.seed, "c": self.c,
                 "explore": self.explore, "minimax": self.minimax, "rollout": self.rollout,
-                "forced": self.forced,
+                "forced": self.forced, "tree_full": self.tree_full,
                 "reused_visits": self.reused_visits}
+
+    @property
+    def tree_full(self) -> bool:
+        """The tree reached its node bound and stopped growing (the statistics
+        still gathered iterations)."""
+        return self.max_nodes is not None and self.tree_nodes >= self.max_nodes * self.workers
 
     def principal_line(self, max_steps: Optional[int] = None) -> list:
         """The searching player's recommended decisions for the rest of the turn:
         the most visited child, followed while the decision is the searching
         player's and no chance event comes between (a decision followed by a
-        chance event, or the end of the turn, is the last one)."""
+        chance event, or the end of the turn, is the last one). A step's share
+        is its visits over the visits of the decision before it (the first
+        step's: over all root visits, the share of `actions`)."""
         line = []
         children = self.turn_tree
+        total = sum(a.visits for a in self.actions)
         while children and (max_steps is None or len(line) < max_steps):
-            total = sum(v[0] for v in children.values())
             key, (visits, reward, _avail, chance_after, mover, kids) = min(
                 children.items(),
                 key=lambda kv: _rank(kv[0], kv[1][0], kv[1][1] / max(kv[1][0], 1)))
             if mover != self.player or visits == 0:
                 break
-            line.append(LineStep(key, action_name(key), visits, visits / total, reward / visits,
-                                 chance_after))
+            line.append(LineStep(key, action_name(key), visits, visits / max(total, 1),
+                                 reward / visits, chance_after))
             if chance_after:
                 break
             children = kids
+            total = visits
         return line
 
     def to_dict(self) -> dict:
@@ -313,7 +333,7 @@ def _grow(searcher: Searcher, iterations, seconds, report) -> None:
             return
         chunk = PROGRESS_CHUNK_SECONDS
         if left_s is not None:
-            chunk = max(min(left_s, PROGRESS_CHUNK_SECONDS), 0.0)
+            chunk = min(left_s, PROGRESS_CHUNK_SECONDS)     # <= 0: one iteration, then stop
         done += searcher.run(left_it, chunk)
         report(done)
 
@@ -361,10 +381,14 @@ def _check_budget(iterations, time):
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations: must be a positive whole number, got {iterations!r}")
+        if iterations > MAX_ITERATIONS:
+            raise ValueError(f"iterations: at most {MAX_ITERATIONS:,}, got {iterations:,}")
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 \
                 or math.isinf(time):
             raise ValueError(f"time: must be a positive number of seconds, got {time!r}")
+        if time > MAX_SECONDS:
+            raise ValueError(f"time: at most {MAX_SECONDS:g} seconds, got {time:g}")
         time = float(time)
     return iterations, time
 
@@ -427,7 +451,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
            minimax: Optional[float] = None,
-           tree: Optional[Searcher] = None) -> SearchResult:
+           tree: Optional[Searcher] = None, root_action: Optional[int] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
     iterations / time: the budget (both: whichever ends first; neither:
@@ -454,8 +478,14 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     horizon); None: DEFAULT_MINIMAX with a horizon, 0 without.
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
+    root_action: search only this decision at the root (its estimate from the
+    same root and budget; the review of a game judges a decision played by it).
 
-    A decision with one legal choice is returned at once (`forced`, no search).
+    iterations are at most MAX_ITERATIONS, time at most MAX_SECONDS; each
+    tree stops growing at max_nodes (`SearchResult.tree_full`) while its
+    statistics go on to the budget. A decision with one legal choice is
+    searched all the same (`forced` is set): its estimates are those of the
+    position behind it.
     """
     iterations, time = _check_budget(iterations, time)
     if rollout not in ROLLOUTS:
@@ -478,18 +508,17 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
     if tree is not None and workers != 1:
         raise ValueError("tree: reuse needs workers=1")
+    legal = state.legal_actions() if state.current_player() >= 0 else []
+    if root_action is not None and root_action not in legal:
+        raise ValueError(f"root_action: {root_action!r} is not a legal decision here")
     if iterations is not None and workers > iterations:
         workers = iterations
     start = _time.monotonic()
-    legal = state.legal_actions() if state.current_player() >= 0 else []
-    if len(legal) == 1:
-        result = _forced(state, legal[0], seed, float(c), explore, rollout, start)
-        result.minimax = float(minimax)
-        return result
     options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
                    determinize=determinize, max_nodes=max_nodes, chance=chance,
                    horizon=horizon, bias=float(bias), mast=float(mast), explore=explore,
-                   minimax=float(minimax))
+                   minimax=float(minimax),
+                   root_action=-1 if root_action is None else int(root_action))
     if horizon >= 0:
         weights, win_weights = eval_parameters(state.num_players())
         options.update(eval_weights=weights, eval_win_weights=win_weights)
@@ -507,6 +536,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
                            rollout=rollout, final=final, explore=explore)
     result.minimax = float(minimax)
+    result.forced = len(legal) == 1
+    result.max_nodes = max_nodes
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision
         # revealed something else (coats taken from under the stack are no chance
@@ -515,18 +546,6 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         result.actions = [a for a in result.actions if a.action in allowed] or result.actions
     result.tree = searcher
     return result
-
-
-def _forced(state, action, seed, c, explore, rollout, start) -> SearchResult:
-    """The result for a decision with a single legal choice: no search."""
-    n = state.num_players()
-    stats = ActionStats(action=action, name=action_name(action), visits=0, availability=0,
-                        share=1.0, value=0.0, mean_reward=(0.0,) * n,
-                        win_probability=(0.0,) * n)
-    return SearchResult(player=state.current_player(), num_players=n, actions=[stats],
-                        win_probability=(0.0,) * n, expected_score=(0.0,) * n, iterations=0,
-                        seconds=_time.monotonic() - start, tree_nodes=0, seed=seed, c=c,
-                        explore=explore, rollout=rollout, forced=True)
 
 
 WORKER_EXIT_SECONDS = 2.0

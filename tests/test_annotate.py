@@ -4,10 +4,12 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 
 from cli.main import main
-from mcts import search
+from mcts import action_name, search
 from mcts.annotate import annotate, decision_seed
 from mcts.bots import make_bot
 from ulm import ACTION_NAMES
@@ -15,18 +17,18 @@ from ulm.records import GameRecord
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-ITERATIONS = 200
+ITERATIONS = 500
 
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def engine_game(seed: int, bad_round: int) -> tuple[GameRecord, int]:
+def engine_game(seed: int, bad_round: int, players: int = 2) -> tuple[GameRecord, int]:
     """Red plays the searcher's choice (same budget and seeds as annotate uses), except
     once: in `bad_round`, right after the push, it ends the turn with 3 actions unused.
-    Blue is the greedy bot."""
-    rec = GameRecord(players=2, seed=seed)
+    The other seats are the greedy bot."""
+    rec = GameRecord(players=players, seed=seed)
     blue = make_bot(f"greedy:seed={seed}")
     end = ACTION_NAMES.index("end turn")
     bad_at = None
@@ -79,7 +81,11 @@ def test_annotate_command_json_and_plot(tmp_path):
             own.append(k)
         rec.apply(ACTION_NAMES.index(name))
     assert [d["index"] for d in data["decisions"]] == own
-    assert [d["played"] for d in data["decisions"]] == [record["decisions"][k] for k in own]
+    assert [d["played_action"] for d in data["decisions"]] == [
+        ACTION_NAMES.index(record["decisions"][k]) for k in own]
+    # one name everywhere: the players' words of mcts.action_name
+    assert [d["played"] for d in data["decisions"]] == [
+        action_name(ACTION_NAMES.index(record["decisions"][k])) for k in own]
     losses = {d["index"]: d["loss"] for d in data["decisions"]}
     assert [losses[i] for i in data["mistakes"]] == sorted(
         (v for v in losses.values() if v), reverse=True)
@@ -108,3 +114,84 @@ def test_annotate_command_errors(tmp_path):
     assert res.exit_code == 2 and "none.json" in res.stderr
     res = run("annotate", EXAMPLES / "midgame-4p.json", "--as", "Red")
     assert res.exit_code == 2 and "format" in res.stderr
+
+
+def live_neighbours_never_certain(report):
+    """No estimate of a whole budget (the position's, the decision played's) is
+    exactly 0 or 1 between two decisions whose chances are open."""
+    notes = report.notes
+    for a, b, c in zip(notes, notes[1:], notes[2:]):
+        if 0.05 < a.win_before < 0.95 and 0.05 < c.win_before < 0.95:
+            for value in (b.win_before, b.played_win):
+                assert 0.0 < value < 1.0, b
+
+
+def played_records():
+    """The example record and freshly played 3- and 4-player records."""
+    from ulm.records import load_record
+    yield load_record(EXAMPLES / "record-2p.json")
+    for players in (3, 4):
+        rec = GameRecord(players=players, seed=40 + players)
+        bots = [make_bot(f"ismcts:iterations=60,seed={p}") if p % 2 else
+                make_bot(f"greedy:seed={p}") for p in range(players)]
+        while not rec.state.is_terminal():
+            rec.apply(bots[rec.state.current_player()].choose(rec.state.clone()))
+        yield rec
+
+
+def test_forced_decisions_carry_estimates_and_are_never_mistakes():
+    from ulm.records import load_record
+    report = annotate(load_record(EXAMPLES / "record-2p.json"), seat=0, iterations=300, seed=0)
+    forced = [n for n in report.notes if n.forced]
+    assert len(forced) >= 10
+    for n in forced:
+        assert n.loss == 0.0 and n.uncertainty == 0.0 and n.played == n.best
+        assert n.index not in [m.index for m in report.mistakes()]
+        assert n.best_visits == 300 and n.played_estimate == "same search"
+        if n.round < 10:
+            assert 0.0 < n.win_before < 1.0, n
+    live_neighbours_never_certain(report)
+    data = report.to_dict()
+    assert all(d["forced"] == (d["legal"] == 1) for d in data["decisions"])
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_no_estimate_drops_to_certainty_in_fresh_records(players):
+    records = list(played_records())
+    rec = records[players - 2]
+    for seat in (0, 1):
+        live_neighbours_never_certain(annotate(rec, seat=seat, iterations=300, seed=1))
+
+
+def test_the_decision_played_is_judged_by_a_search_of_equal_budget():
+    from ulm.records import load_record
+    report = annotate(load_record(EXAMPLES / "record-2p.json"), seat=1, iterations=200, seed=3)
+    others = [n for n in report.notes if n.played_action != n.best_action]
+    assert others
+    for n in report.notes:
+        if n.played_action == n.best_action:
+            assert n.played_estimate == "same search" and n.played_win == n.best_win
+        else:
+            assert n.played_estimate == "own search" and n.played_visits == 200
+            assert 0 < n.uncertainty < 0.2
+
+
+def test_the_sum_of_losses_is_stable_across_seeds():
+    from ulm.records import load_record
+    rec = load_record(EXAMPLES / "record-2p.json")
+    totals = []
+    for seed in (0, 1, 2):
+        report = annotate(rec, seat=0, iterations=400, seed=seed)
+        spread = sum(n.uncertainty ** 2 for n in report.notes) ** 0.5
+        totals.append((report.total_loss(), spread))
+    for (t1, s1), (t2, s2) in zip(totals, totals[1:]):
+        assert abs(t1 - t2) <= 4 * (s1 ** 2 + s2 ** 2) ** 0.5 + 0.05, totals
+
+
+@pytest.mark.parametrize("players, seed", [(3, 5), (4, 7)])
+def test_a_planted_bad_decision_is_found_in_3_and_4_players(players, seed):
+    rec, bad_at = engine_game(seed=seed, bad_round=5, players=players)
+    report = annotate(rec, seat=0, iterations=ITERATIONS, seed=0)
+    mistakes = report.mistakes()
+    assert mistakes and mistakes[0].index == bad_at, [(m.index, m.loss) for m in mistakes[:3]]
+    assert mistakes[0].loss > 2 * mistakes[0].uncertainty

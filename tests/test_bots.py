@@ -98,8 +98,11 @@ def test_choose_refuses_a_chance_node():
 def test_ismcts_bot_keeps_its_last_result():
     bot = make_bot("ismcts:iterations=100")
     state = fresh(players=2)
+    assert bot.choose(state) == 1 and bot.last_result is None   # a forced draw: no search
+    state.apply_action(1)
+    state.resolve_chance()
     action = bot.choose(state)
-    assert action == bot.last_result.best_action
+    assert action == bot.last_result.best_action and bot.last_result.iterations == 100
 
 
 def test_greedy_is_a_real_baseline():

@@ -580,3 +580,58 @@ def test_bench_signature_is_pinned():
 
 def test_bench_bad_option():
     assert_input_error(run("bench", "--quick", "--iterations", 5), "--iterations")
+
+
+# ---------------------------------------------------------------------------
+# One figure, one name: the text and the JSON of `ulm suggest` agree
+
+def test_suggest_text_and_json_show_the_same_figures_and_names():
+    from mcts import action_name
+    args = ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 3000, "--seed", 4,
+            "--quiet"]
+    text = run(*args)
+    data = json.loads(run(*args, "--json").stdout)
+    assert text.exit_code == 0, text.output
+    first = data["principal_line"][0]
+    best = data["actions"][0]
+    assert first["action"] == best["action"]
+    assert first["share"] == best["share"]          # one figure for one decision
+    shown = re.findall(r"^  1\. (.+?)\s+share\s+([\d.]+)%", text.stdout, re.M)
+    assert shown == [(best["name"], f"{100 * best['share']:.1f}")]
+    table = re.findall(r"^  (\S.+?)\s+(\d+)\s+([\d.]+)%\s+[\d.]+\s+[\d.]+%$", text.stdout, re.M)
+    assert [(name, int(visits)) for name, visits, _ in table] == [
+        (a["name"], a["visits"]) for a in data["actions"][:len(table)]]
+    assert [share for _, _, share in table] == [
+        f"{100 * a['share']:.1f}" for a in data["actions"][:len(table)]]
+    # the players' words everywhere: "lay Nave II in front", never the engine's "(lower)"
+    assert all(a["name"] == action_name(a["action"]) for a in data["actions"])
+    names = {a["name"] for a in data["actions"]}
+    assert "lay Nave II in front (end-game points)" in names
+    assert "(lower)" not in text.stdout + json.dumps(data)
+
+
+def test_suggest_forced_decision_shows_real_chances():
+    res = run("suggest", EXAMPLES / "new-2p.json", "--iterations", 500, "--json")
+    data = json.loads(res.stdout)
+    assert data["stats"]["forced"] is True and data["stats"]["iterations"] == 500
+    assert all(0 < w < 1 for w in data["win_probability"])
+    assert sum(data["win_probability"]) == pytest.approx(1.0)
+    assert data["actions"][0]["visits"] == 500
+    text = run("suggest", EXAMPLES / "new-2p.json", "--iterations", 500, "--quiet").stdout
+    assert "The only legal decision: draw" in text and "500 iterations" in text
+    assert re.search(r"Red \(to move\)\s+(\d+\.\d)%", text).group(1) != "0.0"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--time", "1e308"], ["--time", "3600"]),
+    (["--iterations", "99999999999999999999"], ["--iterations", "1000000000"]),
+])
+def test_suggest_budget_bounds(args, words):
+    assert_input_error(run("suggest", EXAMPLES / "push-4p-view.json", *args), *words)
+
+
+def test_suggest_with_a_deadline_already_passed_returns():
+    res = run("suggest", EXAMPLES / "push-4p-view.json", "--time", "1e-9", "--quiet", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["stats"]["iterations"] >= 1 and data["actions"][0]["visits"] >= 1

@@ -3,10 +3,16 @@ import pytest
 from helpers import (ACTIONS, PUSH, cards_mask, coat, colour, edit, edit_player, fresh,
                      give_descendant, legal, player, quarter, set_barges, set_docks, set_grid)
 
+from pathlib import Path
+
 import ulm
 from mcts import NODE_BYTES, search
+from mcts.bots import make_bot
 from mcts.search import VALUE_BYTES
 from mcts._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def comparable(result):
@@ -128,18 +134,96 @@ def test_result_fields():
     assert d["stats"]["minimax"] > 0
 
 
-def test_forced_decision_returns_at_once_without_search():
-    s = fresh(players=4, seed=1)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_forced_decision_carries_the_estimate_of_the_position_behind_it(players):
+    s = fresh(players=players, seed=1)
     assert s.legal_actions() == [1]             # only "draw" is legal
-    r = search(s, iterations=100_000, seed=2)
-    assert r.forced and r.iterations == 0 and r.tree_nodes == 0
-    assert r.best_action == 1 and r.best_action_name == "draw"
-    assert r.to_dict()["stats"]["forced"] is True
-    r = search(s, time=30.0, seed=2)            # a time budget is not spent either
-    assert r.forced and r.seconds < 5.0
+    r = search(s, iterations=2000, seed=2)
+    assert r.forced and r.to_dict()["stats"]["forced"] is True
+    assert r.iterations == 2000 and r.best.visits == 2000 and r.best_action_name == "draw"
+    # real win chances: each strictly between 0 and 1, summing to 1
+    assert all(0 < w < 1 for w in r.win_probability), r.win_probability
+    assert sum(r.win_probability) == pytest.approx(1.0)
+    assert sum(r.best.win_probability) == pytest.approx(1.0)
+    assert all(score > 0 for score in r.expected_score)
+    assert [step.name for step in r.principal_line()] == ["draw"]
+    # the same as searching the position: every visit goes through the draw
     s.apply_action(1)
     s.resolve_chance()
     assert not search(s, iterations=50, seed=2).forced
+
+
+def test_forced_decision_of_a_view_and_at_the_end_of_the_game():
+    from ulm.positions import load_position
+    view, seat = load_position(ROOT / "examples" / "new-2p.json")
+    r = search(view, iterations=500, seed=1)
+    assert r.forced and all(0 < w < 1 for w in r.win_probability)
+    # the last forced decisions of a game: the estimates still sum to 1
+    s = fresh(players=2, seed=5)
+    bot = make_bot("random:seed=5")
+    seen = 0
+    while not s.is_terminal():
+        if s.current_player() < 0:
+            s.resolve_chance()
+            continue
+        if len(s.legal_actions()) == 1 and s.raw()["round"] == 9:
+            r = search(s, iterations=200, seed=seen)
+            assert r.forced and r.iterations == 200
+            assert sum(r.win_probability) == pytest.approx(1.0)
+            seen += 1
+        s.apply_action(bot.choose(s))
+    assert seen > 0
+
+
+def test_root_action_searches_one_decision_alone():
+    s = fresh(players=2, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()
+    legal = s.legal_actions()
+    full = search(s, iterations=2000, seed=3)
+    worst = full.actions[-1].action
+    own = search(s, iterations=2000, seed=3, root_action=worst)
+    assert [a.action for a in own.actions] == [worst]
+    assert own.best.visits == 2000 and sum(own.win_probability) == pytest.approx(1.0)
+    assert own.win_probability == pytest.approx(own.best.win_probability)
+    # its estimate is its own, not the full search's
+    assert own.best.win_probability[0] < full.best.win_probability[0]
+    with pytest.raises(ValueError, match="root_action"):
+        search(s, iterations=10, root_action=max(legal) + 1 if max(legal) + 1 not in legal else 0)
+    with pytest.raises(ValueError, match="root_action"):
+        Searcher(s, root_action=0 if 0 not in legal else 999)
+
+
+def test_a_deadline_passed_stops_the_search():
+    s = fresh(players=4, seed=1)
+    s.apply_action(1)
+    s.resolve_chance()
+    # time left of zero or less: one iteration, then stop (it once meant "no limit")
+    tree = Searcher(s, seed=1)
+    assert tree.run(5000, -0.5) == 1
+    assert tree.run(5000, 0.0) == 1
+    assert search(s, time=1e-9, seed=1).iterations == 1
+    r = search(s, time=1e-9, seed=1, workers=2)
+    assert 1 <= r.iterations <= 2 and r.best.visits >= 1
+    calls = []
+    r = search(s, time=1e-9, seed=1, progress=lambda done, elapsed: calls.append(done))
+    assert r.iterations == 1 and calls == [1]
+
+
+def test_budgets_are_bounded():
+    from mcts.bots import make_bot
+    from mcts.search import MAX_ITERATIONS, MAX_SECONDS
+    s = fresh(players=2, seed=1)
+    with pytest.raises(ValueError, match="time: at most 3600 seconds"):
+        search(s, time=1e308)
+    with pytest.raises(ValueError, match="iterations: at most 1,000,000,000"):
+        search(s, iterations=99999999999999999999)
+    with pytest.raises(ValueError, match="iterations must be at most"):
+        make_bot("ismcts:iterations=99999999999999999999")
+    with pytest.raises(ValueError, match="time must be at most"):
+        make_bot("ismcts:time=1e308")
+    assert MAX_SECONDS == 3600 and MAX_ITERATIONS == 10 ** 9
+    make_bot(f"ismcts:iterations={MAX_ITERATIONS}")         # the bound itself is allowed
 
 
 def test_same_seed_same_result():
@@ -282,10 +366,14 @@ def test_principal_line_stops_at_chance_and_end_of_turn():
 def test_forced_decision_is_reported_by_suggest_format():
     s = fresh(players=2, seed=1)
     r = search(s, iterations=300, seed=0)
-    assert r.principal_line() == []
+    assert [step.name for step in r.principal_line()] == ["draw"]
     from cli.suggest_cmd import format_result
     text = format_result(r, s, 0, "p.json")
     assert "only legal decision: draw" in text
+    # the estimates of the position behind it are shown, never 0%
+    for p in range(2):
+        assert f"{100 * r.win_probability[p]:5.1f}%" in text
+    assert "  0.0%" not in text and "300 iterations" in text
 
 
 def test_time_budget_and_progress():
@@ -330,6 +418,8 @@ def test_tree_stops_growing_when_full():
     r = search(s, iterations=2000, seed=0, max_nodes=50)
     assert r.iterations == 2000
     assert r.tree_nodes == 50
+    assert r.tree_full and r.stats["tree_full"] is True
+    assert not search(s, iterations=20, seed=0).tree_full
 
 
 @pytest.mark.parametrize("kwargs, message", [

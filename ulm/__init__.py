@@ -16,13 +16,13 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 from ulm._fastcore import (  # noqa: E402
     ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, IllegalActionError,
-    QUARTERS, SOURCES, TERMINAL, TOWER_TILES, State, derive_seed,
+    QUARTERS, SEATS, SOURCES, TERMINAL, TOWER_TILES, State, derive_seed,
 )
 from ulm.board import BoardError, load_board  # noqa: E402
 from ulm.game import Game  # noqa: E402
 
 __all__ = [
     "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS", "DESCENDANTS",
-    "Game", "IllegalActionError", "QUARTERS", "SOURCES", "State", "TERMINAL",
+    "Game", "IllegalActionError", "QUARTERS", "SEATS", "SOURCES", "State", "TERMINAL",
     "TOWER_TILES", "derive_seed", "load_board",
 ]

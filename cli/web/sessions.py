@@ -583,7 +583,7 @@ class ReviewSession(Session):
         if here is not None:
             self.hint = {"version": self.version, "result": dict(here, kind="annotation",
                                                                  seat=self.annotation["seat"]),
-                         "highlight": [ACTION_NAMES.index(here["best"])]}
+                         "highlight": [here["best_action"]]}
 
     def options(self):
         return []

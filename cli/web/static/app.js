@@ -325,12 +325,12 @@ function showAdvice(h) {
   const box = $("#advice");
   if (!h) { box.innerHTML = ""; return; }
   if (h.kind === "annotation") {   // a decision of an annotated record
-    const played = h.played_win === null ? "not tried by the searcher" : pct(h.played_win);
-    const verdict = h.loss === null ? "" : h.loss === 0 ? "It is the searcher's choice too." : `It gives away ${pct(h.loss)}.`;
+    const verdict = h.forced ? "It was the only legal decision." : h.loss === 0 ? "It is the searcher's choice too." :
+      `It gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}); the decision played was searched on its own with the same budget.`;
     box.innerHTML = `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
-      <table class="alts"><tr><th></th><th>decision</th><th>win</th></tr>
-      <tr><td>searcher</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td></tr>
-      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${played}</td></tr></table>
+      <table class="alts"><tr><th></th><th>decision</th><th>win</th><th>visits</th></tr>
+      <tr><td>searcher</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td><td class="num">${h.best_visits.toLocaleString()}</td></tr>
+      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${pct(h.played_win)}</td><td class="num">${h.played_visits.toLocaleString()}</td></tr></table>
       <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The searcher's choice is drawn on the board; “Hint” searches this position again.</p>`;
     return;
   }
@@ -385,8 +385,8 @@ function drawPlot() {
   const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
   const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
   const dots = notes.map((n, i) => {
-    const bad = (n.loss || 0) >= 0.1 ? " mistake" : "";
-    const played = n.played_win === null ? "not tried by the searcher" : pct(n.played_win);
+    const bad = n.loss >= 0.1 ? " mistake" : "";
+    const played = pct(n.played_win);
     return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); searcher: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
   }).join("");
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
