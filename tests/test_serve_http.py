@@ -236,6 +236,19 @@ def test_hint_searches_draws_the_advice_and_lists_alternatives(client):
     assert g["hint"] is None and 'class="highlight"' not in g["svg"]
 
 
+def test_hint_on_a_forced_decision_gives_the_positions_chances(client):
+    g = _play(client)           # the human's first decision: the draw, the only one
+    gid = g["id"]
+    assert [o["name"] for o in g["options"]] == ["draw"]
+    job = client.post(f"/api/games/{gid}/hint", json={"seconds": 0.2}).json()
+    job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    advice = job["result"]
+    assert advice["best"] == "draw" and advice["iterations"] > 0
+    assert all(0 < w < 1 for w in advice["win_probability"].values()), advice
+    assert abs(sum(advice["win_probability"].values()) - 1) < 1e-6
+    assert 0 < advice["alternatives"][0]["win"] < 1
+
+
 @pytest.mark.parametrize("seconds, message", [
     (10 ** 9, "seconds: at most 5 seconds on this server"),
     (6, "seconds: at most 5 seconds"),
