@@ -345,13 +345,8 @@ cdef inline int push_cell(int e, int i) noexcept nogil:
     return k + 6 - 3 * i
 
 
-cdef uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil
-cdef uint64_t rng_next(Rng* r) noexcept nogil
-cdef uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil
-cdef void rng_seed(Rng* r, uint64_t seed) noexcept nogil
 
 cdef void state_init(GameState* s, int num_players, int advanced) noexcept nogil
-cdef int current_player(const GameState* s) noexcept nogil
 cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcept nogil
 cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil
 cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil
@@ -362,8 +357,78 @@ cdef int sample_chance(const GameState* s, Rng* r) noexcept nogil
 cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
 cdef int end_bonus(const Board* b, const GameState* s, int p, int16_t* by_source) noexcept nogil
 cdef int winners(const Board* b, const GameState* s, int* won) noexcept nogil
-cdef int quarters_with_seal(const GameState* s, int p) noexcept nogil
-cdef int next_free_space(const GameState* s, int p, int idx) noexcept nogil
-cdef bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil
-cdef int action_for_observer(const GameState* s, int action, int observer) noexcept nogil
+
+
+# The search's hot helpers, compiled inline into both modules (a call through
+# the module boundary would go through a function pointer).
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: a bijection that scrambles every bit into every other."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline uint64_t mix_seed(uint64_t seed, uint64_t stream) noexcept nogil:
+    """The one seed-mixing function: the seed of sub-stream `stream` of `seed`.
+    Neighbouring seeds and neighbouring streams give unrelated results."""
+    return mix64(mix64(seed + <uint64_t>0x9E3779B97F4A7C15)
+                 + <uint64_t>0xD1B54A32D192ED03 * (stream + 1))
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    # mixed: with `seed * phi + c`, seed n+1's stream was seed n's one step on
+    r.s = mix_seed(seed, 0)
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    r.s += <uint64_t>0x9E3779B97F4A7C15
+    return mix64(r.s)
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline uint64_t bit(int i) noexcept nogil:
+    return (<uint64_t>1) << i
+
+cdef inline bint is_chance_task(int t) noexcept nogil:
+    return 0 < t <= TK_LAST_CHANCE
+
+cdef inline int current_player(const GameState* s) noexcept nogil:
+    if s.n_tasks > 0:
+        if is_chance_task(s.task[s.n_tasks - 1]):
+            return CHANCE_PLAYER
+        return s.turn_player
+    if s.phase == PH_GAME_OVER:
+        return TERMINAL_PLAYER
+    return s.turn_player
+
+cdef inline int quarters_with_seal(const GameState* s, int p) noexcept nogil:
+    cdef int q, n = 0
+    for q in range(NUM_QUARTERS):
+        if s.players[p].seals_in[q] > 0:
+            n += 1
+    return n
+
+cdef inline bint quarter_free(const Board* b, const GameState* s, int q) noexcept nogil:
+    return s.quarter_seals[q] < b.capacity[q]
+
+cdef inline int next_free_space(const GameState* s, int p, int idx) noexcept nogil:
+    """The next river index after idx that holds no other barge, or -1: one
+    mask of the other barges, without branches (where they are is a coin toss
+    in a random game)."""
+    cdef uint64_t taken = 0, free
+    cdef int q
+    for q in range(s.num_players):
+        taken |= bit(s.players[q].barge) & -<uint64_t>(q != p)
+    free = ~taken & (bit(RIVER_LEN) - 1) & ~(bit(idx + 1) - 1)
+    return ctz64(free) if free else -1
+
+cdef inline int action_for_observer(const GameState* s, int action, int observer) noexcept nogil:
+    """A decision as `observer` sees it: which card an opponent keeps is hidden."""
+    if (action >= A_KEEP_CARD and action < A_KEEP_CARD + NUM_CARDS
+            and s.turn_player != observer):
+        return HIDDEN_CARD_KEEP
+    return action
