@@ -133,6 +133,8 @@ def test_sdist_holds_what_its_tests_need(sdist):
         assert name in names, name
     built = sorted(n for n in names if n.endswith((".c", ".so", ".o", ".pyc")))
     assert not built, built
+    # the docs describe the product: no patches of trials that were not kept
+    assert not [n for n in names if n.endswith(".patch") or n.startswith("docs/trials/")]
 
 
 def test_licence_and_metadata(sdist):
