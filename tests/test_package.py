@@ -127,7 +127,7 @@ def test_sdist_holds_what_its_tests_need(sdist):
     for folder in SHIPPED_FOLDERS:
         missing = _source_files(folder) - names
         assert not missing, (folder, sorted(missing))
-    for name in ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in",
+    for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFEST.in",
                  "ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_api.pxi", "ulm/data/board.json",
                  "mcts/_search.pyx", "tests/golden/legal_counts.txt", "examples/generate.py"):
         assert name in names, name
