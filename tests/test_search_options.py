@@ -491,11 +491,10 @@ def test_baseline_preset_is_the_previous_search():
     assert json.dumps(bot.last_result.to_dict()["actions"])
 
 
-# The root statistics (action, visits, availability) of the previous release's
-# search for one seeded search of a 2-player first push, taken from a build of
-# main before this search work was merged (the release's search on the core
-# with the knowledge and seeding work; the release commit cdd6c78 itself gave
-# other numbers on its own core). The baseline preset must repeat them exactly;
+# The root statistics (action, visits, availability) of the 0.1.0 search for
+# one seeded search of a 2-player first push, on the current core (the 0.1.0
+# core itself gave other numbers: its rules and random numbers differed). The
+# baseline preset must repeat them exactly;
 # they change when the rules, the core's random numbers or the baseline's
 # algorithm change: regenerate them with Searcher(state, seed=0).run(1500) on a
 # build without this branch's search.
