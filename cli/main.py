@@ -10,8 +10,8 @@ import sys
 import click
 
 from cli import HELP, InputError, Interrupted, fail_on_input_errors, needs_extra
-from ulm.extras import MissingExtra
 from ulm._fastcore import SEATS
+from ulm.extras import MissingExtra
 
 
 class SeatType(click.ParamType):
