@@ -70,6 +70,28 @@ def fail_on_input_errors(fn):
     return wrapper
 
 
+def needs_extra(module: str, extra: str):
+    """The callback of an option that needs an extra (--png, --plot): checked when
+    the option is given, before any work; the command group turns the MissingExtra
+    into `Error: --png needs the picture extra: ...` (exit 2)."""
+    def check(ctx, param, value):
+        if value is not None:
+            from ulm.extras import require
+            require(module, extra, max(param.opts, key=len))
+        return value
+    return check
+
+
+def plot_note(name: str) -> str:
+    """`name` (a plot a command writes, e.g. win_rates.png) when matplotlib is
+    installed; otherwise a note on stderr naming the plot extra, and ''."""
+    from ulm.extras import MissingExtra, installed
+    if installed("matplotlib"):
+        return name
+    click.echo(f"Note: {MissingExtra(name, 'plot', 'matplotlib')}; it is not drawn", err=True)
+    return ""
+
+
 # --scheduler of the commands that play tournaments (tournament, tune)
 SCHEDULER_HELP = ("Play the games as tasks on a Dask cluster: tcp://HOST:8786 (a running "
                   "`dask scheduler`) or local:N (start N local worker processes); same games "

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors, iterations_option_type
+from cli import HELP, InputError, fail_on_input_errors, iterations_option_type, needs_extra
 
 TOP_MISTAKES = 5
 
@@ -82,6 +82,7 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
               help="Seed of the searches: the same seed and budget give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=needs_extra("matplotlib", "plot"),
               help="Draw the seat's win probability over the game into this PNG.")
 @click.option("--top", type=click.IntRange(min=1), default=TOP_MISTAKES, show_default=True,
               help="How many of the biggest mistakes to list first.")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import HELP, InputError, fail_on_input_errors, needs_extra
 
 
 @click.command("apply", context_settings=HELP)
@@ -14,6 +14,7 @@ from cli import HELP, InputError, fail_on_input_errors
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also draw the new position as an SVG picture.")
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=needs_extra("cairosvg", "picture"),
               help="Also draw the new position as a PNG picture.")
 @click.option("--quiet", is_flag=True, help="No summary on standard error.")
 @fail_on_input_errors

@@ -8,7 +8,7 @@ import click
 
 from mcts import MAX_WORKERS
 
-from cli import HELP, InputError, fail_on_input_errors
+from cli import HELP, InputError, fail_on_input_errors, plot_note
 
 
 @click.command("ladder", context_settings=HELP)
@@ -51,4 +51,6 @@ def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
         return
     click.echo(format_ladder(rungs))
     if out:
-        click.echo(f"Results in {out}/ (ladder.json, ladder.csv, ladder.png, rung-N/)")
+        plot = plot_note("ladder.png")
+        click.echo(f"Results in {out}/ (ladder.json, ladder.csv, {plot + ', ' if plot else ''}"
+                   "rung-N/)")

@@ -9,8 +9,9 @@ import sys
 
 import click
 
-from cli import HELP, InputError, Interrupted, fail_on_input_errors
+from cli import HELP, InputError, Interrupted, fail_on_input_errors, needs_extra
 from ulm._fastcore import SEATS
+from ulm.extras import MissingExtra
 
 
 class SeatType(click.ParamType):
@@ -43,13 +44,16 @@ def write_output(text: str, out: str | None) -> None:
 
 
 class UlmGroup(click.Group):
-    """The command group; a Ctrl-C inside any command ends it with status 130."""
+    """The command group; a Ctrl-C inside any command ends it with status 130, a
+    missing extra with its `Error:` and status 2."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except MissingExtra as exc:  # an extra that a command or option needs
+            raise InputError(str(exc)) from None
 
 
 @click.group(cls=UlmGroup, context_settings=dict(HELP, show_default=True))
@@ -90,6 +94,7 @@ def new_cmd(players, variant, seed, viewer, board, output):
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also draw the board as an SVG picture into this file.")
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=needs_extra("cairosvg", "picture"),
               help="Also draw the board as a PNG picture into this file.")
 @click.option("--highlight", multiple=True, metavar="DECISION",
               help="Draw this decision on the picture (repeat for a whole turn, in order), "

@@ -7,7 +7,7 @@ import os
 import click
 
 from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors)
+                 fail_on_input_errors, plot_note)
 from mcts import MAX_WORKERS
 
 
@@ -162,5 +162,7 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     else:
         click.echo(format_table(summary))
         if out:
-            click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl, win_rates.png)")
+            plot = plot_note("win_rates.png")
+            click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl"
+                       f"{', ' + plot if plot else ''})")
 

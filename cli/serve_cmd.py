@@ -23,7 +23,9 @@ def serve(port, host, open_browser, max_seconds):
     """
     import socket
 
-    import uvicorn
+    from ulm.extras import require
+    require("starlette", "web", "ulm serve")
+    uvicorn = require("uvicorn", "web", "ulm serve")
 
     from cli.web.app import create_app
 

@@ -11,7 +11,8 @@ import sys
 
 import click
 
-from cli import HELP, FiniteFloatRange, InputError, iterations_option_type, seconds_option_type
+from cli import (HELP, FiniteFloatRange, InputError, iterations_option_type, needs_extra,
+                 seconds_option_type)
 from mcts import MAX_WORKERS, SCALED_C
 
 from ulm._fastcore import SEATS
@@ -124,6 +125,7 @@ def _totals(result, seat) -> list:
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Draw the board with the recommended decisions into this SVG file.")
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=needs_extra("cairosvg", "picture"),
               help="Draw the board with the recommended decisions into this PNG file.")
 def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
             svg_out, png_out):

@@ -9,7 +9,7 @@ import click
 from mcts import MAX_WORKERS
 
 from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors)
+                 fail_on_input_errors, plot_note)
 
 
 @click.command("tune", context_settings=HELP)
@@ -72,4 +72,6 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
                f"[{best['win_low']:.0%}, {best['win_high']:.0%}] over {best['games']} games")
     click.echo(f"Bot spec: {best['spec']}")
     if out:
-        click.echo(f"Results in {out}/ (trials.csv, trials.png, best.json, study.db)")
+        plot = plot_note("trials.png")
+        click.echo(f"Results in {out}/ (trials.csv, {plot + ', ' if plot else ''}best.json, "
+                   "study.db)")

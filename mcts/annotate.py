@@ -125,7 +125,8 @@ class AnnotationReport:
     def plot(self, path, title: str | None = None, mark: int = 3) -> None:
         """A PNG of the seat's win probability over the game (matplotlib); the `mark`
         biggest mistakes are labelled."""
-        import matplotlib
+        from ulm.extras import require
+        matplotlib = require("matplotlib", "plot", "the plot of an annotation")
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 

@@ -27,8 +27,6 @@ from contextlib import contextmanager, nullcontext
 
 from mcts.tournament import TournamentError
 
-INSTALL_HINT = ("install the cluster extra: pip install 'ulm-engine[cluster]' "
-                "(in a clone: pip install -e '.[cluster]')")
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
 RETRIES = 3             # re-runs of a task that raised (a lost worker is not counted here)
 STATUS_EVERY = 2.0      # seconds between worker counts for the progress bar
@@ -60,12 +58,9 @@ def parse_scheduler(text: str) -> tuple[str, str | int]:
 
 
 def _import_distributed():
-    try:
-        import distributed
-    except ImportError:
-        raise TournamentError(f"--scheduler: Dask (distributed) is not installed; "
-                              f"{INSTALL_HINT}") from None
-    return distributed
+    """Dask's distributed (the cluster extra), or MissingExtra naming it."""
+    from ulm.extras import require
+    return require("distributed", "cluster", "--scheduler")
 
 
 class DaskExecutor:

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ulm.extras import installed, require
 from ulm.jsonfile import write_atomically
 
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
@@ -113,11 +114,12 @@ def write_ladder(out: Path, rungs: list[Rung], players: int) -> None:
     for r in rungs:
         w.writerow(r.to_dict())
     write_atomically(out / "ladder.csv", buf.getvalue())
-    plot_ladder(rungs, out / "ladder.png", players)
+    if installed("matplotlib"):  # the plot extra; the command says so when it is missing
+        plot_ladder(rungs, out / "ladder.png", players)
 
 
 def plot_ladder(rungs: list[Rung], path: Path, players: int = 2) -> None:
-    import matplotlib
+    matplotlib = require("matplotlib", "plot", "ladder.png")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=110)

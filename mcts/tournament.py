@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ulm import ACTION_NAMES, derive_seed
 from ulm._fastcore import SEATS
+from ulm.extras import installed, require
 from ulm.jsonfile import loads, read_json, write_atomically
 from ulm.records import GameRecord
 
@@ -529,11 +530,12 @@ def write_results(out: Path, cfg: TournamentConfig, rows: list[dict], summary: d
             line += [r["bots"][i], r["scores"][i], r["returns"][i], r["ranks"][i], r["seconds"][i]]
         w.writerow(line)
     write_atomically(out / "games.csv", buf.getvalue())
-    plot_win_rates(summary, out / "win_rates.png")
+    if installed("matplotlib"):  # the plot extra; the command says so when it is missing
+        plot_win_rates(summary, out / "win_rates.png")
 
 
 def plot_win_rates(summary: dict, path: Path) -> None:
-    import matplotlib
+    matplotlib = require("matplotlib", "plot", "win_rates.png")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     bots = summary["bots"]

@@ -30,6 +30,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ulm.extras import installed, require
 from ulm.jsonfile import write_atomically
 
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
@@ -213,7 +214,7 @@ def play_trial(cfg: TuneConfig, spec: str, out_dir: Path | None, workers: int = 
 
 
 def _study(cfg: TuneConfig, out: Path | None):
-    import optuna
+    optuna = require("optuna", "tune", "ulm tune")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = None
     if out is not None:
@@ -243,6 +244,7 @@ def run_tune(cfg: TuneConfig, out_dir: str | Path | None = None, *, workers: int
              progress: bool = True, scheduler=None) -> dict:
     """Run trials until the study has cfg.trials finished ones; returns the best
     ({"spec", "params", "win_rate", "win_low", "win_high", "games", "trial"})."""
+    require("optuna", "tune", "ulm tune")  # before anything is written
     from optuna.trial import TrialState
     validate(cfg)
     out = None if out_dir is None else Path(out_dir)
@@ -306,12 +308,13 @@ def write_outputs(study, cfg: TuneConfig, out: Path) -> None:
     w.writerows(rows)
     write_atomically(out / "trials.csv", buf.getvalue())
     write_atomically(out / "best.json", json.dumps(best_of(study), indent=1) + "\n")
-    plot_trials(rows, cfg, out / "trials.png")
+    if installed("matplotlib"):  # the plot extra; the command says so when it is missing
+        plot_trials(rows, cfg, out / "trials.png")
 
 
 def plot_trials(rows: list[dict], cfg: TuneConfig, path: Path) -> None:
     """Win rate by trial (with the best so far) and against each tuned option."""
-    import matplotlib
+    matplotlib = require("matplotlib", "plot", "trials.png")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib import ticker

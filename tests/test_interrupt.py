@@ -159,8 +159,9 @@ def test_a_time_budget_covers_starting_the_workers(monkeypatch):
 
 
 def test_tournament_workers_may_run_bots_with_workers(tmp_path):
-    """Issue 9: `--bots ismcts:iterations=50,workers=2 random --workers 2` failed
-    with "daemonic processes are not allowed to have children"."""
+    """`--bots ismcts:iterations=50,workers=2 random --workers 2` works: a bot's
+    search workers fork from the tournament's workers (no "daemonic processes are
+    not allowed to have children")."""
     rows = {}
     for workers in (1, 2):
         out = tmp_path / f"w{workers}"

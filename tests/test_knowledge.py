@@ -117,8 +117,8 @@ def goose_pick(pick: str = "Siege") -> ulm.State:
 
 
 def test_goose_pick_known_in_every_world_R_INFO_3a():
-    """Blue's and Green's resamples leave the picked card in Red's hand every time (the
-    issue measured 4 of 200 before), while Red's face-down card is redealt uniformly
+    """Blue's and Green's resamples leave the picked card in Red's hand every time (a core
+    without this knowledge kept it in 4 of 200), while Red's face-down card is redealt uniformly
     among the cards Blue cannot see."""
     s = goose_pick()
     r = s.raw()

@@ -127,12 +127,14 @@ def test_sdist_holds_what_its_tests_need(sdist):
     for folder in SHIPPED_FOLDERS:
         missing = _source_files(folder) - names
         assert not missing, (folder, sorted(missing))
-    for name in ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in",
+    for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFEST.in",
                  "ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_api.pxi", "ulm/data/board.json",
                  "mcts/_search.pyx", "tests/golden/legal_counts.txt", "examples/generate.py"):
         assert name in names, name
     built = sorted(n for n in names if n.endswith((".c", ".so", ".o", ".pyc")))
     assert not built, built
+    # the docs describe the product: no patches of trials that were not kept
+    assert not [n for n in names if n.endswith(".patch") or n.startswith("docs/trials/")]
 
 
 def test_licence_and_metadata(sdist):
@@ -168,21 +170,33 @@ def _imported_modules() -> set[str]:
                     found.update(a.name.split(".")[0] for a in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                     found.add(node.module.split(".")[0])
+                elif (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "require"
+                      and node.args and isinstance(node.args[0], ast.Constant)):
+                    found.add(node.args[0].value.split(".")[0])  # ulm.extras.require
     return found
 
 
+def _names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~ \[;]", d)[0].lower() for d in requirements}
+
+
 def test_dependencies_are_what_the_package_imports():
-    """Every declared dependency is imported by the package and every third-party
-    import is declared (numpy is used only by the peers comparison: its extra;
-    distributed, of the cluster extra, only by mcts/cluster.py, when asked for)."""
+    """The core depends on click, tqdm and openskill; every other third-party import
+    is declared in an extra (ulm/extras.py names them when they are missing); `all`
+    gathers the extras and `test` installs all of them. numpy is used only by the
+    peers comparison: its extra."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = {re.split(r"[<>=!~ \[]", d)[0].lower() for d in project["dependencies"]}
+    declared = _names(project["dependencies"])
+    assert declared == {"click", "tqdm", "openskill"}
+    extras = project["optional-dependencies"]
+    modules = {"web": {"starlette", "uvicorn"}, "picture": {"cairosvg"}, "plot": {"matplotlib"},
+               "tune": {"optuna"}, "cluster": {"distributed"}}
+    for extra, names in modules.items():
+        assert _names(extras[extra]) == names, extra
+    assert extras["all"] == [f"ulm-engine[{','.join(modules)}]"]
+    assert "ulm-engine[all]" in extras["test"]
     imported = _imported_modules()
-    local = {"ulm", "mcts", "cli"}
-    third_party = {m for m in imported - local if m not in sys.stdlib_module_names}
-    cluster = {re.split(r"[<>=!~ \[]", d)[0].lower()
-               for d in project["optional-dependencies"]["cluster"]}
-    assert cluster <= third_party, (cluster, third_party)
-    assert declared == third_party - cluster, (declared, third_party)
-    peers = {re.split(r"[<>=!~ \[]", d)[0].lower() for d in project["optional-dependencies"]["peers"]}
-    assert "numpy" in peers and "numpy" not in declared
+    third_party = {m for m in imported - {"ulm", "mcts", "cli"} if m not in sys.stdlib_module_names}
+    assert third_party == declared | set().union(*modules.values()), third_party
+    assert "numpy" in _names(extras["peers"]) and "numpy" not in declared
+    assert 'version = "0.2.0"' in (ROOT / "pyproject.toml").read_text()

@@ -51,7 +51,7 @@ def play_random(state, seed, max_steps=None):
     return state
 
 
-def test_game_type_as_the_issue_asks():
+def test_game_type_declares_what_the_game_is():
     t = pyspiel.load_game(NAME).get_type()
     assert t.short_name == NAME
     assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL

@@ -2,7 +2,7 @@
 given as a dict: every value is checked (ValueError / BoardError naming the
 field), and whatever passes the checks is safe for the C core to play on.
 
-The crashing inputs of issue 9 run in a subprocess, so that a segfault fails
+Inputs that once crashed the core run in a subprocess, so that a segfault fails
 the test instead of ending the test run."""
 import random
 import subprocess
@@ -21,7 +21,7 @@ def run_python(code: str, timeout=120):
                           text=True, timeout=timeout)
 
 
-def test_the_crashing_inputs_of_issue_9_are_refused_in_a_subprocess():
+def test_inputs_that_once_crashed_the_core_are_refused_in_a_subprocess():
     res = run_python("""
         import ulm
         s = ulm.Game(players=4).new_game(1)

@@ -110,7 +110,7 @@ def test_tune_bad_settings_exit_2(args, words):
     ["ladder", "--low", "8", "--high", "16", "--games", "2"],
 ])
 def test_tune_and_ladder_bound_workers_like_tournament(command):
-    """Issue 9, item 5: --workers is bounded by MAX_WORKERS everywhere."""
+    """--workers is bounded by MAX_WORKERS everywhere."""
     from mcts import MAX_WORKERS
     res = run(*command, "--workers", str(MAX_WORKERS + 1))
     assert res.exit_code == 2, res.output

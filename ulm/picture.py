@@ -793,10 +793,11 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
 
 
 def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> None:
-    """Render an SVG document to a PNG file (cairosvg), written whole or not at all."""
-    import cairosvg
-
+    """Render an SVG document to a PNG file (cairosvg, the picture extra), written
+    whole or not at all."""
+    from ulm.extras import require
     from ulm.jsonfile import write_atomically
+    cairosvg = require("cairosvg", "picture", "a PNG picture")
     write_atomically(path, cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 
 
