@@ -53,7 +53,7 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, q
     are listed by number and name; type one, or ? for a hint, u to undo your
     last decision, b for the board, q to stop.
     """
-    from mcts.tournament import play_game
+    from mcts.games import play_game
     from ulm._fastcore import SEATS
     if humans:
         from cli.human_cmd import seat_plan
@@ -139,8 +139,8 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
     from mcts.cluster import ClusterError, open_executor
-    from mcts.tournament import (TournamentConfig, TournamentError, format_table, run_tournament,
-                                 validate_config)
+    from mcts.reports import format_table
+    from mcts.tournament import TournamentConfig, TournamentError, run_tournament, validate_config
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import ACTION_NAMES, derive_seed
+from ulm import derive_seed
 from ulm.decisions import decision_label
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,

@@ -29,7 +29,7 @@ class PlaySession:
     def __init__(self, seats: list[str], seed: int = 0, variant: str = "basic",
                  board: str | None = None, record: GameRecord | None = None):
         from mcts.bots import make_bot
-        from mcts.tournament import bot_seed
+        from mcts.games import bot_seed
         self.seats = list(seats)
         self.record = record or GameRecord(players=len(seats), variant=variant, seed=seed,
                                            board=board, bots=self.seats)

@@ -403,7 +403,7 @@ def _rows_by_game(folder):
 
 
 def test_tournament_resumes_only_the_missing_games(tmp_path, monkeypatch):
-    import mcts.tournament as tournament
+    import mcts.games as games
     out = tmp_path / "t"
     args = ["tournament", "--bots", "greedy", "ismcts:iterations=30", "--players", 2,
             "--games", 10, "--seed", 7, "--workers", 1, "--out", out, "--quiet"]
@@ -419,13 +419,13 @@ def test_tournament_resumes_only_the_missing_games(tmp_path, monkeypatch):
         (out / name).unlink()
 
     played = []
-    real = tournament.play_game
+    real = games.play_game
 
     def counting(specs, seed, *a, **kw):
         played.append(seed)
         return real(specs, seed, *a, **kw)
 
-    monkeypatch.setattr(tournament, "play_game", counting)
+    monkeypatch.setattr(games, "play_game", counting)
     assert_ok(run(*args))
     assert len(played) == 10 - len(kept) == 4
     rows, order = _rows_by_game(out)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import mcts.tournament as tournament
+import mcts.pool as pool
 from cli.main import main
 from mcts.cluster import DaskExecutor, parse_scheduler, task_bytes
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
@@ -417,7 +417,7 @@ def test_a_task_is_small():
     """What a game costs to ship: the function by reference and a few numbers."""
     cfg = TournamentConfig(bots=["greedy"] * 4, players=4, games=4, seed=1)
     g, s, r, seats = cfg.schedule()[0]
-    size = task_bytes(tournament._run_one, (g, s, r, seats, cfg.variant, None))
+    size = task_bytes(pool._run_one, (g, s, r, seats, cfg.variant, None))
     assert 50 < size < 400
 
 

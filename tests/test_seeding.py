@@ -4,7 +4,8 @@ import pytest
 
 import ulm
 from mcts.bots import make_bot
-from mcts.tournament import TournamentConfig, play_game, run_tournament
+from mcts.games import play_game
+from mcts.tournament import TournamentConfig, run_tournament
 
 MASK = 2 ** 64 - 1
 

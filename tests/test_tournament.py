@@ -9,10 +9,12 @@ from collections import Counter
 
 import pytest
 
-import mcts.tournament as tournament
-from mcts.tournament import (TournamentConfig, TournamentError, cluster_win_interval,
-                             mean_interval, play_game, ranks_of, rate, run_tournament, summarize,
-                             validate_config, wilson_interval)
+import mcts.games as one_game
+import mcts.reports as reports
+from mcts.games import play_game, ranks_of
+from mcts.reports import rate, summarize
+from mcts.stats import cluster_win_interval, mean_interval, wilson_interval
+from mcts.tournament import TournamentConfig, TournamentError, run_tournament, validate_config
 
 # ---------------------------------------------------------------------------
 # Wilson interval
@@ -201,8 +203,8 @@ def test_play_game_logs_turns_and_saves_a_replayable_record(tmp_path):
 
 def test_a_spec_seed_is_mixed_with_the_deal_and_the_seat():
     import ulm
-    assert tournament.bot_seed(4, 9, 1) == ulm.derive_seed(4, 9, 1)
-    assert len({tournament.bot_seed(4, d, s) for d in range(3) for s in range(4)}) == 12
+    assert one_game.bot_seed(4, 9, 1) == ulm.derive_seed(4, 9, 1)
+    assert len({one_game.bot_seed(4, d, s) for d in range(3) for s in range(4)}) == 12
 
 
 # ---------------------------------------------------------------------------
@@ -287,7 +289,7 @@ def test_openskill_rates_greedy_above_random_in_a_real_tournament():
 
 def test_format_table_names_every_bot():
     cfg = TournamentConfig(bots=["random", "greedy"], players=2, games=2)
-    text = tournament.format_table(run_tournament(cfg, None, workers=1, progress=False))
+    text = reports.format_table(run_tournament(cfg, None, workers=1, progress=False))
     assert "2 games on 1 deals" in text and "random" in text and "greedy" in text
     assert "win rate by seat" in text
 
@@ -322,13 +324,13 @@ def test_resume_plays_only_the_missing_games(tmp_path, monkeypatch, keep):
         (out / name).unlink()
 
     played = []
-    real = tournament.play_game
+    real = one_game.play_game
 
     def counting(specs, seed, *args, **kwargs):
         played.append((list(specs), seed))
         return real(specs, seed, *args, **kwargs)
 
-    monkeypatch.setattr(tournament, "play_game", counting)
+    monkeypatch.setattr(one_game, "play_game", counting)
     again = run_tournament(cfg, out, workers=1, progress=False)
     missing = [(seats, seed) for g, seed, _, seats in cfg.schedule() if g not in kept]
     assert sorted(played) == sorted(missing)

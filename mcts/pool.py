@@ -1,0 +1,46 @@
+"""Where games are played: a local pool of worker processes, this process, or
+any executor with ``map`` (a Dask cluster: mcts.cluster.DaskExecutor)."""
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+
+from mcts import games
+
+
+def _pool_worker_init():
+    """Set up a process of the tournament's pool.
+
+    A bot may run a root-parallel search (``ismcts:workers=2``): its workers
+    are forked from this process, so it must not be daemonic (multiprocessing
+    refuses children of daemonic processes). The games and their results are
+    the same as when one process plays them. Ctrl-C is the parent's to handle:
+    it ends the pool (SIGTERM), and a search's workers end with the process
+    that started them (mcts.search)."""
+    mp.current_process().daemon = False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_one(args):
+    game_id, deal_seed, rotation, seats, variant, board = args
+    row = games.play_game(seats, deal_seed, variant, board)
+    row.update({"game": game_id, "deal": game_id // len(seats), "rotation": rotation})
+    return row
+
+
+def play_games(todo: list, workers: int = 1, scheduler=None):
+    """Yield the result row of every game in `todo` (tuples as `_run_one` takes).
+
+    The one place where games are dispatched: `scheduler.map(_run_one, todo)`
+    when a scheduler is given (any concurrent.futures-style executor, or a
+    Dask cluster: mcts.cluster.DaskExecutor), else a local fork pool of
+    `workers` processes, else this process."""
+    if scheduler is not None:
+        yield from scheduler.map(_run_one, todo)
+    elif workers > 1 and len(todo) > 1:
+        ctx = mp.get_context("fork")
+        with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
+            yield from pool.imap_unordered(_run_one, todo)
+    else:
+        for args in todo:
+            yield _run_one(args)
