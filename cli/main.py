@@ -107,8 +107,7 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
     (standard input).
     """
     from cli.picture_opts import read_position_arg, write_pictures
-    from ulm.positions import state_to_position
-    from ulm.render import render_breakdown, render_position
+    from ulm.render import render_breakdown, render_state
     data, state, seat = read_position_arg(position)
     if data["kind"] == "view":
         if viewer is not None and viewer != seat:
@@ -117,7 +116,7 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
     elif viewer is not None and viewer >= state.num_players():
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {state.num_players()}-player game")
     write_pictures(state, viewer, highlight, svg_out, png_out)
-    click.echo(render_position(state_to_position(state, viewer), state.game.table))
+    click.echo(render_state(state, viewer))
     if viewer is None:
         click.echo("\nScore breakdown" + (" (final)" if state.is_terminal() else
                                            " (end-game items as if the game ended now)") + ":")
@@ -163,7 +162,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     """Replay a game record and show (or save) the position at a decision."""
     from ulm.positions import dumps, state_to_position
     from ulm.records import load_record
-    from ulm.render import render_breakdown, render_position
+    from ulm.render import render_breakdown, render_position, result_line
     rec = load_record(record, at)
     state = rec.state
     if viewer is not None and viewer >= state.num_players():
@@ -173,7 +172,8 @@ def replay_cmd(record, at, viewer, as_json, output):
         write_output(dumps(data), output)
         return
     click.echo(f"After {len(rec.decisions)} decisions:")
-    click.echo(render_position(data, state.game.table))
+    click.echo(render_position(data, state.game.table,
+                               result_line(state) if state.is_terminal() else None))
     if viewer is None:
         click.echo("\nScore breakdown:")
         click.echo(render_breakdown(state))

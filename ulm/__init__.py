@@ -20,6 +20,7 @@ from ulm._fastcore import (  # noqa: E402
 )
 from ulm.board import BoardError, load_board  # noqa: E402
 from ulm.game import Game  # noqa: E402
+from ulm import render as _render  # noqa: E402,F401  (str(state) draws the position as `ulm show`)
 
 __all__ = [
     "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS", "DESCENDANTS",

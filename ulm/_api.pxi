@@ -171,7 +171,10 @@ cdef class State:
         return [won[p] / <double>n for p in range(self.s.num_players)]
 
     def winners(self):
+        """The seats that won (R-END-3; several share a tie); empty before the end."""
         cdef int won[MAX_PLAYERS]
+        if not self.is_terminal():
+            return []
         winners(&self.game.board, &self.s, won)
         return [p for p in range(self.s.num_players) if won[p]]
 

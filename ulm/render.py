@@ -27,12 +27,30 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
-def render_position(pos: dict, table: dict | None = None) -> str:
-    """The position as text: grid with outer spaces, docks, river, quarters, players."""
+def result_line(state) -> str:
+    """A finished game's ranking: the winners (R-END-3, the core decides), then
+    the others by score."""
+    scores = state.scores()
+    won = set(state.winners())
+    order = sorted(range(len(scores)), key=lambda p: (p not in won, -scores[p], p))
+    names = [core.SEATS[p] for p in sorted(won)]
+    head = (f"{names[0]} wins" if len(names) == 1
+            else " and ".join(names) + " share the win")
+    return (f"Game over: {head}. Ranking: "
+            + ", ".join(f"{core.SEATS[p]} {plural(scores[p], 'VP', 'VP')}" for p in order))
+
+
+def render_position(pos: dict, table: dict | None = None, result: str | None = None) -> str:
+    """The position as text: grid with outer spaces, docks, river, quarters, players.
+    `result`: the line that replaces the round's of a finished game (result_line)."""
     lines = []
     who = f" — view of {pos['viewer']}" if pos["kind"] == "view" else ""
     lines.append(f"Ulm, {len(pos['players'])} players, {pos['variant']} game{who}")
-    lines.append(f"Round {pos['round']} of 10, {pos['to move']} to move, phase: {pos['phase']}")
+    if result is not None and pos["phase"] == "game over":
+        lines.append(result)
+    else:
+        lines.append(f"Round {pos['round']} of 10, {pos['to move']} to move, "
+                     f"phase: {pos['phase']}")
     if pos.get("tower"):
         tw = pos["tower"]
         lines.append(f"Tower tile in force: {tw['current'] or '-'}   next: {tw['next'] or '-'}")
@@ -128,8 +146,10 @@ def render_position(pos: dict, table: dict | None = None) -> str:
 
 
 def render_state(state, viewer: int | None = None) -> str:
+    """The position of `state` as `ulm show` prints it (str(state))."""
     from ulm.positions import state_to_position
-    return render_position(state_to_position(state, viewer), state.game.table)
+    return render_position(state_to_position(state, viewer), state.game.table,
+                           result_line(state) if state.is_terminal() else None)
 
 
 def render_breakdown(state) -> str:
