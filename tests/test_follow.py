@@ -1,0 +1,170 @@
+"""Following a game from one seat's knowledge (ulm/follow.py): what the viewer knows to
+be impossible is refused with the reason, what may be is offered, whatever one deal of
+the hidden cards says (R-INFO-3, R-INFO-4)."""
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import ulm
+from cli.main import main
+from ulm import ACTION_NAMES, CARDS, COLOURS
+from ulm._fastcore import SEATS, TASKS
+from ulm.decisions import DecisionError, decision_words
+from ulm.follow import apply_decision, decision_names, options
+from ulm.positions import dumps, position_to_state, state_to_position
+
+RED, BLUE = 0, 1
+
+
+def _until(players, seed, stop):
+    """A random game up to the first state where `stop(state)` holds (None if none)."""
+    rng = random.Random(seed)
+    state = ulm.Game(players=players).new_game(seed=seed)
+    while not state.is_terminal():
+        if stop(state):
+            return state
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+def _own_card_draw(state):
+    return (state.is_chance_node() and state.raw()["turn_player"] == RED
+            and ACTION_NAMES[state.legal_actions()[0]].startswith("chance: card"))
+
+
+def _keep(state):
+    stack = state.task_stack()
+    return (not state.is_chance_node() and stack and TASKS[stack[-1][0]] == "card keep"
+            and state.raw()["n_looked_cards"] >= 2)
+
+
+def _first(players, stop):
+    return next(s for s in (_until(players, k, stop) for k in range(200)) if s is not None)
+
+
+def _view(full, viewer):
+    return position_to_state(json.loads(dumps(state_to_position(full, viewer))))[0]
+
+
+def _bits(mask):
+    return [c for c in range(len(CARDS)) if mask >> c & 1]
+
+
+def test_a_card_known_in_another_hand_cannot_be_drawn():
+    """Blue took Siege face up (the Goose Tower's pick): Red cannot draw it."""
+    full = _first(2, _own_card_draw)
+    raw = full.raw()
+    card = _bits(raw["pile"])[0]
+    raw["pile"] &= ~(1 << card)
+    raw["players"][BLUE]["hand"] |= 1 << card
+    raw["players"][BLUE]["known"] |= 1 << card
+    full.set_raw(raw)
+    view = _view(full, RED)
+    with pytest.raises(DecisionError, match=f"{CARDS[card]} is known to be in Blue's hand"):
+        apply_decision(view, f"drew {CARDS[card]}", RED)
+    assert f"drew {CARDS[card]}" not in [n for n, _ in decision_names(view, RED)]
+    # Blue may play it: it is in Blue's hand
+    assert state_to_position(view, RED) == state_to_position(full, RED)
+
+
+def test_the_discard_pile_and_the_own_hand_are_no_place_to_draw_from(tmp_path):
+    full = _first(2, _own_card_draw)
+    raw = full.raw()
+    gone = _bits(raw["pile"])[0]
+    raw["pile"] &= ~(1 << gone)
+    raw["discard"] |= 1 << gone
+    full.set_raw(raw)
+    path = tmp_path / "view.json"
+    path.write_text(dumps(state_to_position(full, RED)))
+    res = CliRunner().invoke(main, ["apply", str(path), f"drew {CARDS[gone]}"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"{CARDS[gone]} is on the discard pile" in res.stderr
+    own = _bits(full.raw()["players"][RED]["hand"])
+    if own:
+        res = CliRunner().invoke(main, ["apply", str(path), f"drew {CARDS[own[0]]}"])
+        assert f"{CARDS[own[0]]} is in Red's own hand" in res.stderr
+
+
+def _reshuffled(full):
+    """`full` after a reshuffle: the draw pile is the new group, every other card older."""
+    raw = full.raw()
+    raw["reshuffles"] = 1
+    raw["card_group"] = [1 if raw["pile"] >> c & 1 else 0 for c in range(len(CARDS))]
+    full.set_raw(raw)
+    return full
+
+
+def test_a_card_from_before_a_reshuffle_is_not_in_the_draw_pile():
+    full = _reshuffled(_first(2, lambda s: _own_card_draw(s) and s.raw()["players"][BLUE]["hand"]))
+    old = _bits(full.raw()["players"][BLUE]["hand"])[0]
+    view = _view(full, RED)
+    with pytest.raises(DecisionError, match=f"{CARDS[old]} was drawn before the discard pile "
+                                            "was shuffled into the draw pile"):
+        apply_decision(view, f"drew {CARDS[old]}", RED)
+    # and the message's list of what is possible comes from Red's knowledge: every card of
+    # the new draw pile, whichever deal the view holds
+    with pytest.raises(DecisionError) as err:
+        apply_decision(view, f"drew {CARDS[old]}", RED)
+    for c in _bits(full.raw()["pile"]):
+        assert f"drew {CARDS[c]}" in str(err.value)
+
+
+def test_possible_draws_come_from_the_knowledge_not_from_one_deal():
+    """In Red's view the pile and Blue's hand are one deal: a card the deal put in Blue's
+    hand may be the one Red draws; it is offered and accepted, and the view stays right."""
+    full = _first(2, lambda s: _own_card_draw(s) and s.raw()["players"][BLUE]["hand"])
+    view = _view(full, RED)
+    in_blue = _bits(view.raw()["players"][BLUE]["hand"])[0]
+    names = [n for n, _ in decision_names(view, RED)]
+    assert f"drew {CARDS[in_blue]}" in names
+    assert sorted(names) == sorted(f"drew {CARDS[c]}" for c in _bits(full.hidden_cards(RED)))
+    apply_decision(view, f"drew {CARDS[in_blue]}", RED)
+    full.set_raw(dict(full.raw()))
+    truth = full.clone()
+    raw = truth.raw()                   # the real game: that card was in the pile
+    if not raw["pile"] >> in_blue & 1:
+        swap = _bits(raw["pile"])[0]
+        raw["pile"] = raw["pile"] & ~(1 << swap) | (1 << in_blue)
+        hand = raw["players"][BLUE]["hand"]
+        raw["players"][BLUE]["hand"] = hand & ~(1 << in_blue) | (1 << swap)
+        truth.set_raw(raw)
+    truth.apply_action(ACTION_NAMES.index(f"chance: card {CARDS[in_blue]}"))
+    assert state_to_position(view, RED) == state_to_position(truth, RED)
+
+
+def test_an_opponents_hidden_keep_is_not_offered_under_card_names():
+    full = _first(2, _keep)
+    mover = full.raw()["turn_player"]
+    viewer = 1 - mover
+    view = _view(full, viewer)
+    names = [n for n, _ in options(view, viewer)]
+    assert not [n for n in names if n.startswith("keep ") and not n.startswith("keep coat")]
+    with pytest.raises(DecisionError, match=f"cannot see which card {SEATS[mover]} keeps"):
+        apply_decision(view.clone(), f"keep {CARDS[view.raw()['looked_cards'][0]]}", viewer)
+    # said by the discards, as the terminal and the web say it
+    raw = full.raw()
+    looked = raw["looked_cards"][:raw["n_looked_cards"]]
+    keep = ACTION_NAMES.index(f"keep {CARDS[looked[0]]}")
+    words = decision_words(full, keep, viewer)
+    assert words.startswith("kept one, discarded ") and CARDS[looked[0]] not in words
+    apply_decision(view, words, viewer)
+    full.apply_action(keep)
+    assert state_to_position(view, viewer) == state_to_position(full, viewer)
+
+
+def test_a_colour_the_bag_no_longer_holds_cannot_be_drawn():
+    full = _first(2, lambda s: s.is_chance_node()
+                  and ACTION_NAMES[s.legal_actions()[0]].startswith("chance: tile"))
+    raw = full.raw()
+    gray = COLOURS.index("gray")
+    raw["players"][RED]["supply"][gray] += raw["bag"][gray]
+    raw["bag"][gray] = 0
+    full.set_raw(raw)
+    view = _view(full, BLUE)
+    with pytest.raises(DecisionError, match="'drew gray' cannot happen here"):
+        apply_decision(view, "drew gray", BLUE)
