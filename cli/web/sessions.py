@@ -413,10 +413,10 @@ class FollowSession(Session):
         from ulm.follow import keep_is_hidden
         st = self.state
         mover = st.current_player()
-        if keep_is_hidden(st, self.seat):
+        if keep_is_hidden(st, self.seat):       # no card named: an example is not knowledge
+            gone = " and ".join(["<card>"] * (st.raw()["n_looked_cards"] - 1))
             return (f"{SEATS[mover]} keeps one of the cards looked at: type what "
-                    f"{SEATS[mover]} discarded, e.g. \"kept a card, discarded Siege and "
-                    "Patrician\"")
+                    f"{SEATS[mover]} discarded: \"kept a card, discarded {gone}\"")
         return None
 
     def decide(self, value=None, text=None):
