@@ -168,3 +168,56 @@ def test_a_colour_the_bag_no_longer_holds_cannot_be_drawn():
     view = _view(full, BLUE)
     with pytest.raises(DecisionError, match="'drew gray' cannot happen here"):
         apply_decision(view, "drew gray", BLUE)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 21), (3, 22), (4, 23)])
+def test_ulm_apply_and_the_web_follow_agree(players, seed, tmp_path):
+    """The same view, the same words: `ulm apply` (the view re-read from its file at
+    every step, so its hidden part is dealt anew) and the web's Follow mode give the same
+    view, offer the same options and refuse the same impossible draws with the same reason."""
+    from starlette.testclient import TestClient
+
+    from cli.web.app import create_app
+    viewer, rng = BLUE, random.Random(seed)
+    real = ulm.Game(players=players).new_game(seed)
+    for _ in range(3 * players):                    # into the first round
+        real.apply_action(real.sample_chance_outcome() if real.is_chance_node()
+                          else rng.choice(real.legal_actions()))
+    path = tmp_path / "view.json"
+    path.write_text(dumps(state_to_position(real, viewer)))
+    refused = 0
+    with TestClient(create_app(max_seconds=5)) as c:
+        gid = c.post("/api/games", json={"mode": "follow", "view": json.loads(path.read_text())}
+                     ).json()["id"]
+        for step in range(150):
+            if real.is_terminal():
+                break
+            view, _ = position_to_state(json.loads(path.read_text()))
+            g = c.get(f"/api/games/{gid}").json()
+            mover = real.current_player()
+            web = sorted(o["name"].removeprefix(f"{SEATS[mover]}: ") for o in g["options"])
+            assert web == sorted(w for w, _ in options(view, viewer)), step
+            known = [c for c in range(len(CARDS)) if not real.hidden_cards(viewer) >> c & 1]
+            if not real.is_chance_node() and mover != viewer and known and refused < 3:
+                # an opponent plays a card Blue knows is elsewhere
+                text = f"play {CARDS[known[refused % len(known)]]} (upper)"
+                res = CliRunner().invoke(main, ["apply", str(path), text])
+                r = c.post(f"/api/games/{gid}/decide", json={"text": text})
+                assert res.exit_code == 2 and r.status_code == 400, (text, res.output)
+                reason = r.json()["error"].removeprefix("text: ")
+                assert reason in res.stderr, (reason, res.stderr)
+                assert f"illegal here: {CARDS[known[refused % len(known)]]} " in reason, reason
+                refused += 1
+            a = (real.sample_chance_outcome() if real.is_chance_node()
+                 else rng.choice(real.legal_actions()))
+            words = decision_words(real, a, viewer)
+            real.apply_action(a)
+            res = CliRunner().invoke(main, ["apply", str(path), words, "-o", str(path),
+                                            "--quiet"])
+            assert res.exit_code == 0, (step, words, res.output)
+            r = c.post(f"/api/games/{gid}/decide", json={"text": words})
+            assert r.status_code == 200, (step, words, r.text)
+            expected = state_to_position(real, viewer)
+            assert json.loads(path.read_text()) == expected, (step, words)
+            assert c.get(f"/api/games/{gid}/download").json() == expected, (step, words)
+    assert refused

@@ -58,7 +58,7 @@ def test_the_oracle_catches_a_leak_and_lets_public_lists_pass():
 
 # --- the terminal ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3)])
+@pytest.mark.parametrize("players, seed", [(2, 0), (3, 2), (4, 3)])
 def test_play_human_log(players, seed, monkeypatch, tmp_path):
     """A person (Red) against bots, taking the first decision listed each time: every line
     the terminal shows is checked against the real game when Red is asked next."""
