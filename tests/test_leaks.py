@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import click
 import pytest
@@ -340,3 +341,24 @@ def test_web_review(players, seed):
             history = g.pop("history")
             assert_no_leak(at, 0, g, f"web review, index {k}", seen)
         check_history(history, data, 0)
+
+
+def test_web_review_shows_an_annotation_and_hints_only_through_their_seats_eyes():
+    data = json.loads((Path(__file__).resolve().parent.parent / "examples" / "record-2p.json")
+                      .read_text())
+    with TestClient(create_app(max_seconds=5)) as c:
+        gid = c.post("/api/games", json={"mode": "review", "record": data}).json()["id"]
+        job = c.post(f"/api/games/{gid}/annotate", json={"seat": "Blue", "seconds": 0.01}).json()
+        while job["status"] == "running":
+            job = c.get(f"/api/jobs/{job['id']}").json()
+        assert job["status"] == "done", job
+        blue = next(d["index"] for d in job["result"]["decisions"])
+        as_blue = c.post(f"/api/games/{gid}/goto", json={"index": blue, "as": "Blue"}).json()
+        assert as_blue["annotation"]["seat"] == "Blue" and as_blue["hint"] is not None
+        as_red = c.post(f"/api/games/{gid}/goto", json={"index": blue, "as": "Red"}).json()
+        assert as_red["annotation"] is None and as_red["hint"] is None
+        r = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.05})
+        assert r.status_code == 409 and r.json() == {
+            "error": "hint: it is Blue's turn; seen by Red, hints are for Red"}
+        everything = c.post(f"/api/games/{gid}/goto", json={"index": blue, "as": "all"}).json()
+        assert everything["annotation"]["seat"] == "Blue"

@@ -548,6 +548,13 @@ class ReviewSession(Session):
         return self.annotation is not None and (
             self.seat is None or SEATS[self.seat] == self.annotation.get("seat"))
 
+    def hint_seat(self) -> int:
+        seat = super().hint_seat()
+        if self.seat is not None and seat != self.seat:   # its advice names what it sees
+            raise WebError(f"hint: it is {SEATS[seat]}'s turn; seen by {SEATS[self.seat]}, "
+                           f"hints are for {SEATS[self.seat]}", 409)
+        return seat
+
     def options(self):
         return []
 
