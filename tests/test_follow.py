@@ -221,3 +221,24 @@ def test_ulm_apply_and_the_web_follow_agree(players, seed, tmp_path):
             assert json.loads(path.read_text()) == expected, (step, words)
             assert c.get(f"/api/games/{gid}/download").json() == expected, (step, words)
     assert refused
+
+
+def test_a_coat_the_viewer_knows_elsewhere_cannot_be_kept():
+    def opponents_coat_choice(state):
+        stack = state.task_stack()
+        raw = state.raw()
+        return (not state.is_chance_node() and stack and TASKS[stack[-1][0]] == "coat choice"
+                and raw["turn_player"] != RED and max(raw["coat_owner"]) >= 0)
+    full = _first(2, opponents_coat_choice)
+    raw = full.raw()
+    owned = next(c for c in range(len(ulm.COATS)) if raw["coat_owner"][c] >= 0)
+    view = _view(full, RED)
+    name = ulm.COATS[owned]
+    owner = SEATS[raw["coat_owner"][owned]]
+    with pytest.raises(DecisionError, match=f"{name} belongs to {owner}"):
+        apply_decision(view, f"keep coat {name}", RED)
+    # a coat Red has not seen may be kept, whatever this deal says Blue drew
+    unseen = [c for c in range(len(ulm.COATS)) if raw["coat_unknown"] >> c & 1]
+    if unseen:
+        apply_decision(view, f"keep coat {ulm.COATS[unseen[0]]}", RED)
+        assert ulm.COATS[unseen[0]] in state_to_position(view, RED)["players"][BLUE]["coats"]
