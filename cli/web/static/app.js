@@ -179,7 +179,7 @@ function render() {
 
   // hint
   const canHint = !g.terminal && g.to_move !== "chance" &&
-    (g.mode === "review" || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
+    ((g.mode === "review" && (g.viewer === null || g.to_move === g.viewer)) || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
   $("#hint").disabled = !canHint || !!job;
   showAdvice(g.hint);
 
