@@ -94,16 +94,19 @@ def _known_card(raw, viewer, card: int) -> str:
     return f"{name} is out of the game"
 
 
-def _group_reason(raw, card: int, place) -> str:
+def _group_reason(raw, card: int, place, places) -> str:
+    """Why `card` (hidden) cannot be in `place`: no hidden card there is of its group."""
     g, last = raw["card_group"][card], raw["reshuffles"]
     name = CARDS[card]
+    if not places[place]:
+        return f"{_place_words(place)} holds no card {name} could be"
     if g < last and place[0] == "pile":
         return (f"{name} was drawn before the discard pile was shuffled into the draw pile, "
                 "so it is not in the draw pile")
-    if g == last and last > 0:
-        return (f"{name} is in the draw pile made at the last reshuffle, and "
-                f"{_place_words(place)} holds no card drawn from it")
-    return f"{_place_words(place)} holds no card of the time {name} was drawn"
+    when = ("drawn before the first reshuffle" if g == 0
+            else f"shuffled into the draw pile at reshuffle {g}")
+    return (f"{name} is one of the cards {when}, and {_place_words(place)} holds none of "
+            "them (R-INFO-3b)")
 
 
 def _swap(raw, place, old: int, new: int) -> None:
@@ -145,7 +148,7 @@ def place_card(state, viewer: int, card: int, place, avoid: int = 0) -> None:
     back = [c for c in range(len(CARDS)) if places[place] >> c & 1
             and group[c] == group[card] and not avoid >> c & 1]
     if not back:
-        raise DecisionError(_group_reason(raw, card, place))
+        raise DecisionError(_group_reason(raw, card, place, places))
     source = next(pl for pl, m in places.items() if m >> card & 1)
     _swap(raw, source, card, back[0])
     _swap(raw, place, back[0], card)
