@@ -178,10 +178,11 @@ def decision_words(state, action: int, viewer: int | None = None) -> str:
     apply` reads them back."""
     if state.is_chance_node():
         return chance_name(state, action, viewer)
-    raw = state.raw()
     name = ACTION_NAMES[action]
-    if (viewer is not None and raw["turn_player"] != viewer and name.startswith("keep ")
-            and name[5:] in CARDS and _pending_task(state) == _CARD_KEEP):
+    if viewer is None or not name.startswith("keep ") or name[5:] not in CARDS:
+        return decision_label(action)
+    raw = state.raw()
+    if raw["turn_player"] != viewer and _pending_task(state) == _CARD_KEEP:
         kept = CARDS.index(name[5:])
         gone = [CARDS[c] for c in raw["looked_cards"][:raw["n_looked_cards"]] if c != kept]
         return "kept one, discarded " + " and ".join(gone) if gone else "kept one"
