@@ -242,6 +242,8 @@ def test_web_play(players, seed):
             if g["terminal"]:
                 break
             if not hinted and state.raw()["round"] >= 2:
+                r = c.get(f"/api/games/{gid}/download")       # the record shows everything
+                assert r.status_code == 409 and "when the game is over" in r.json()["error"]
                 job = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.05}).json()
                 while job["status"] == "running":
                     job = c.get(f"/api/jobs/{job['id']}").json()

@@ -371,6 +371,10 @@ class PlaySession(Session):
 
     def export(self):
         with self.lock:
+            if not self.state.is_terminal() and self.viewer() is not None:
+                # a record names every decision (a bot's keep too) and replays every card
+                raise WebError("download: the record shows every seat's hidden cards; it "
+                               "can be saved when the game is over", 409)
             return "record", self.table.record.to_dict()
 
 

@@ -191,7 +191,8 @@ function render() {
   $("#undo").disabled = !g.can_undo;
   $("#undo").textContent = g.mode === "review" ? "Back" : "Undo";
   $("#download").textContent = g.mode === "follow" ? "Save view" : "Save record";
-  $("#download").disabled = g.mode === "follow" && !g.can_save;
+  $("#download").disabled = (g.mode === "follow" && !g.can_save) ||
+    (g.mode === "play" && !g.terminal && g.viewer !== null);
   const hist = $("#history");
   hist.innerHTML = g.history.map((h) => {
     const cur = g.mode === "review" && h.index === g.index ? " current" : "";
