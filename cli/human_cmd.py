@@ -58,7 +58,7 @@ def _columns(items: list[str], width: int = 40) -> list[str]:
 def play_human(seats, seed, variant, board, record_path, hint_iterations):
     from mcts.session import PlaySession
     from ulm._fastcore import SEATS
-    from ulm.decisions import DecisionError, parse_decision
+    from ulm.decisions import DecisionError, decision_words, parse_decision
     from ulm.positions import state_to_position
     from ulm.render import render_position
 
@@ -89,8 +89,11 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
             raw = game.state.raw()
             p = game.state.current_player()
             if not game.human_to_move():
+                before = game.state.clone()
                 seat, action, events = game.bot_move(viewer=humans[0])
-                bot_turn.append(_name(action) + (f" ({', '.join(events)})" if events else ""))
+                # in the person's words: what they cannot see is not named (R-INFO-3)
+                said = decision_words(before, action, humans[0])
+                bot_turn.append(said + (f" ({', '.join(events)})" if events else ""))
                 after = game.state.raw()
                 if game.state.is_terminal() or (after["turn_player"], after["round"]) != (
                         raw["turn_player"], raw["round"]):

@@ -12,12 +12,12 @@
 The chance events after each decision are drawn by the game's dealer (seeded
 by `seed`) exactly as `GameRecord.apply` draws them, so the saved record
 replays with `ulm replay`; `events` lists them in ordinary words as each
-seat may see them (ulm.decisions.chance_name).
+seat may see them (ulm.decisions.decision_words).
 """
 from __future__ import annotations
 
 from ulm import ACTION_NAMES
-from ulm.decisions import chance_name
+from ulm.decisions import decision_words
 from ulm.records import GameRecord
 
 HUMAN = "human"
@@ -59,7 +59,7 @@ class PlaySession:
         events = []
         while state.is_chance_node():
             a = state.sample_chance_outcome()     # the dealer, as GameRecord.apply
-            events.append(chance_name(state, a, viewer))
+            events.append(decision_words(state, a, viewer))
             state.apply_action(a)
         return events
 

@@ -280,6 +280,15 @@ cdef class State:
                 pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
         return f"observer {player}: " + repr(sorted(d.items()))
 
+    def hidden_cards(self, int player):
+        """The cards whose place `player` does not know, as a bitmask (bit c: CARDS[c]):
+        the draw pile, the opponents' hand cards drawn face down, the cards an opponent
+        is looking at (R-INFO-3). resample_from_infostate redeals exactly these, each
+        among the places its reshuffle group can be (card_group)."""
+        if not 0 <= player < self.s.num_players:
+            raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
+        return hidden_cards(&self.s, player)
+
     def information_state_key(self, int player):
         """What `player` knows now, compactly: the state's bytes with what the
         player cannot see blanked out as in information_state_string, plus the

@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 
-from ulm import ACTION_NAMES, CARDS
+from ulm import ACTION_NAMES
 from ulm._fastcore import SEATS
 from ulm.game import VARIANTS, Game
 from ulm.positions import PositionError, position_to_state, state_to_position
@@ -29,8 +29,6 @@ MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision
 MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
 MAX_GAMES = 200             # games kept in memory; the least recently used go first
 MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
-REDEALS = 24                # re-deals of the hidden part searched for what may happen
-RESAMPLE_TRIES = 400        # worlds tried to fit a decision the view's own deal cannot make
 
 
 class WebError(ValueError):
@@ -203,6 +201,14 @@ class Session:
         return out
 
 
+def history(record, viewer) -> list[dict]:
+    """The decisions of a record in the words `viewer` may read (ulm.decisions.record_words:
+    an opponent's hidden keep is said by its discards)."""
+    from ulm.decisions import record_words
+    return [{"index": k, "seat": SEATS[p], "name": words}
+            for k, (p, words) in enumerate(record_words(record, viewer))]
+
+
 def draw(state, viewer, highlight, interactive) -> str:
     from ulm.picture import board_svg
     try:
@@ -285,6 +291,13 @@ class PlaySession(Session):
         st = self.state
         return [_option(st, a) for a in st.legal_actions()]
 
+    def hint_seat(self) -> int:
+        seat = super().hint_seat()
+        if not self.human[seat]:         # a bot's knowledge is not the person's (R-INFO-4)
+            raise WebError(f"hint: it is {SEATS[seat]}'s turn ({self.specs[seat]}); hints are "
+                           "for a person's own decisions", 409)
+        return seat
+
     def decide(self, value):
         with self.lock:
             opt = _find_decision(value, self.options())
@@ -352,21 +365,24 @@ class PlaySession(Session):
                 think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
             rec = self.table.record
             out["seed"] = rec.seed
-            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
-                              for k, (a, p) in enumerate(zip(rec.decisions, self.movers))]
+            out["history"] = history(rec, self.viewer())
             out["can_undo"] = self.table.can_undo()
             return out
 
     def export(self):
         with self.lock:
+            if not self.state.is_terminal() and self.viewer() is not None:
+                # a record names every decision (a bot's keep too) and replays every card
+                raise WebError("download: the record shows every seat's hidden cards; it "
+                               "can be saved when the game is over", 409)
             return "record", self.table.record.to_dict()
 
 
 class FollowSession(Session):
     """A real game followed by one player: the state is a world of that player's view
-    (the hidden part dealt arbitrarily). Decisions and chance outcomes go through
-    ulm.decisions, which keeps what the viewer cannot see hidden and swaps a card an
-    opponent reveals into their hidden hand."""
+    (the hidden part dealt arbitrarily). What may happen and what is entered go through
+    ulm.follow, which knows what the viewer knows (the same as `ulm apply`); this class
+    only names the options for the page and keeps the entries for undo."""
     mode = "follow"
 
     def __init__(self, server, state, seat: int):
@@ -383,100 +399,51 @@ class FollowSession(Session):
         return self.seat
 
     def options(self):
-        from ulm.decisions import chance_name, decision_names
+        from ulm.follow import options
         st = self.state
-        if st.is_terminal():
-            return []
         mover = st.current_player()
-        if st.is_chance_node():
-            out = []
-            for name, ids in decision_names(st, self.seat):
-                if len(ids) > 1:    # a draw the viewer does not see: one entry, by name
-                    out.append({"decision": name, "name": name, "target": None})
-                else:
-                    out.append(_option(st, ids[0], name))
-            if len(out) > 1 or isinstance(out[0]["decision"], int):
-                # a card or coat the viewer sees drawn may lie elsewhere in this deal
-                shown = {o["decision"] for o in out}
-                more = self._redealt(st, lambda w: [a for a, _ in w.chance_outcomes()])
-                if any(ACTION_NAMES[a].startswith("chance: card") for a in shown):
-                    raw = st.raw()
-                    unseen = raw["pile"]
-                    for p, pl in enumerate(raw["players"]):
-                        if p != self.seat:
-                            unseen |= pl["hand"]
-                    more |= {CARD_DRAWS[c] for c in range(len(CARD_DRAWS)) if unseen >> c & 1}
-                out += [_option(st, a, chance_name(st, a, self.seat))
-                        for a in sorted(more - shown)]
-            return out
-        if mover == self.seat:
-            return [_option(st, a) for a in st.legal_actions()]
-        # an opponent may play a card (or keep a coat) the viewer has not seen: offered
-        # too. Which card they keep after looking is hidden: said by what they discard.
-        acts = {a for _name, ids in decision_names(st, self.seat) for a in ids} - HIDDEN_KEEPS
-        return [_option(st, a, f"{SEATS[mover]}: {label(a)}") for a in sorted(acts)]
+        out = []
+        for words, decision in options(st, self.seat):
+            if mover >= 0 and mover != self.seat:   # an opponent's decision, named with the seat
+                words = f"{SEATS[mover]}: {words}"
+            if isinstance(decision, str):           # entered by words: a hidden draw or keep
+                out.append({"decision": decision, "name": words, "target": None})
+            else:
+                out.append(_option(st, decision, words))
+        return out
 
     def words_hint(self) -> str | None:
         """What to type when the decision cannot be offered as a button."""
+        from ulm.follow import keep_is_hidden
         st = self.state
         mover = st.current_player()
-        if mover >= 0 and mover != self.seat and set(st.legal_actions()) & HIDDEN_KEEPS:
+        if keep_is_hidden(st, self.seat):       # no card named: an example is not knowledge
+            gone = " and ".join(["<card>"] * (st.raw()["n_looked_cards"] - 1))
             return (f"{SEATS[mover]} keeps one of the cards looked at: type what "
-                    f"{SEATS[mover]} discarded, e.g. \"kept a card, discarded Siege and "
-                    "Patrician\"")
+                    f"{SEATS[mover]} discarded: \"kept a card, discarded {gone}\"")
         return None
-
-    def _redealt(self, st, outcomes) -> set:
-        """The outcomes in re-deals of what the viewer cannot see."""
-        acts: set = set()
-        for k in range(REDEALS):
-            acts.update(outcomes(st.resample_from_infostate(self.seat,
-                                                            self._redeal_seed(k))))
-        return acts
-
-    def _redeal_seed(self, k: int) -> int:
-        # re-deals depend only on how many events were entered: the same entries give
-        # the same states (resample_from_infostate mixes the seed itself)
-        return len(self.stack) * 10_000 + k
-
-    def _fit(self, st, action):
-        """A world of the viewer's knowledge in which `action` can happen."""
-        for k in range(RESAMPLE_TRIES):
-            world = st.resample_from_infostate(self.seat, self._redeal_seed(1000 + k))
-            legal = ({a for a, _p in world.chance_outcomes()} if world.is_chance_node()
-                     else set(world.legal_actions()))
-            if action in legal:
-                return world
-        raise WebError(f"decision: {ACTION_NAMES[action]!r} does not fit what "
-                       f"{SEATS[self.seat]} knows of the game")
 
     def decide(self, value=None, text=None):
         """An offered option (by id or name), or anything in words (`text`, as `ulm apply`
         takes it: "Red kept a card, discarded Siege and Patrician")."""
-        from ulm.decisions import DecisionError, apply_decision
+        from ulm.follow import DecisionError, apply_decision
         with self.lock:
             st = self.state
             mover = st.current_player()
-            nxt = st.clone()
             if text is not None:
                 if not isinstance(text, str) or not text.strip():
                     raise WebError(f"text: a decision in words, got {text!r}")
-                try:
-                    apply_decision(nxt, text, self.seat)
-                except DecisionError as exc:
-                    raise WebError(f"text: {exc}") from None
-                name = text.strip()
+                name, entered, field = text.strip(), text, "text"
             else:
                 opt = _find_decision(value, self.options())
                 name = opt["name"].removeprefix(f"{SEATS[mover]}: ") if mover >= 0 \
                     else opt["name"]
-                words = (opt["decision"] if isinstance(opt["decision"], str)
-                         else ACTION_NAMES[opt["decision"]])
-                try:
-                    apply_decision(nxt, words, self.seat)
-                except DecisionError:   # offered from a re-deal: play it in such a world
-                    nxt = self._fit(st, opt["decision"])
-                    nxt.apply_action(opt["decision"])
+                entered, field = opt["decision"], "decision"
+            nxt = st.clone()
+            try:
+                apply_decision(nxt, entered, self.seat)
+            except DecisionError as exc:
+                raise WebError(f"{field}: {exc}") from None
             self.stack.append(nxt)
             self.events.append({"seat": _seat_name(mover), "name": name})
             self.changed()
@@ -520,12 +487,6 @@ class FollowSession(Session):
             return "view", state_to_position_checked(self.state, self.seat)
 
 
-CARD_DRAWS = [ACTION_NAMES.index(f"chance: card {c}") for c in CARDS]
-# an opponent's keep of a card looked at: the viewer sees only the discards
-HIDDEN_KEEPS = {a for a, n in enumerate(ACTION_NAMES)
-                if n.startswith("keep ") and not n.startswith("keep coat ")}
-
-
 def state_to_position_checked(state, seat):
     """The view file of `state`; WebError while the set-up is still being entered."""
     data = state_to_position(state, seat)
@@ -553,7 +514,7 @@ class ReviewSession(Session):
             rec.apply(a)
         self.decisions = list(full.decisions)
         self.index = self.total
-        self.rec = full
+        self.rec = self.full = full
         self.seat = None                 # whose eyes: None shows everything
         self.annotation = None           # {"seat", "moves": [...]}
 
@@ -580,10 +541,23 @@ class ReviewSession(Session):
         """At an annotated decision, the searcher's choice is drawn on the board."""
         notes = (self.annotation or {}).get("decisions", [])
         here = next((n for n in notes if n["index"] == self.index), None)
-        if here is not None:
+        if here is not None and self._annotation_shown():
             self.hint = {"version": self.version, "result": dict(here, kind="annotation",
                                                                  seat=self.annotation["seat"]),
                          "highlight": [here["best_action"]]}
+
+    def _annotation_shown(self) -> bool:
+        """An annotation is a search from its seat's knowledge: shown through that seat's
+        eyes or with everything shown, not to another seat."""
+        return self.annotation is not None and (
+            self.seat is None or SEATS[self.seat] == self.annotation.get("seat"))
+
+    def hint_seat(self) -> int:
+        seat = super().hint_seat()
+        if self.seat is not None and seat != self.seat:   # its advice names what it sees
+            raise WebError(f"hint: it is {SEATS[seat]}'s turn; seen by {SEATS[self.seat]}, "
+                           f"hints are for {SEATS[self.seat]}", 409)
+        return seat
 
     def options(self):
         return []
@@ -605,12 +579,11 @@ class ReviewSession(Session):
             out["seats"] = [{"seat": SEATS[p], "kind": "record",
                              "spec": bots[p] if p < len(bots) else None} for p in range(n)]
             out["thinking"] = None
-            out["history"] = [{"index": k, "seat": SEATS[p], "name": label(a)}
-                              for k, (a, p) in enumerate(zip(self.decisions, self.movers))]
+            out["history"] = history(self.full, self.seat)
             out["index"] = self.index
             out["total"] = self.total
             out["can_undo"] = self.index > 0
-            out["annotation"] = self.annotation
+            out["annotation"] = self.annotation if self._annotation_shown() else None
             return out
 
     def export(self):

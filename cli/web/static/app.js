@@ -179,7 +179,7 @@ function render() {
 
   // hint
   const canHint = !g.terminal && g.to_move !== "chance" &&
-    (g.mode === "review" || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
+    ((g.mode === "review" && (g.viewer === null || g.to_move === g.viewer)) || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
   $("#hint").disabled = !canHint || !!job;
   showAdvice(g.hint);
 
@@ -191,7 +191,8 @@ function render() {
   $("#undo").disabled = !g.can_undo;
   $("#undo").textContent = g.mode === "review" ? "Back" : "Undo";
   $("#download").textContent = g.mode === "follow" ? "Save view" : "Save record";
-  $("#download").disabled = g.mode === "follow" && !g.can_save;
+  $("#download").disabled = (g.mode === "follow" && !g.can_save) ||
+    (g.mode === "play" && !g.terminal && g.viewer !== null);
   const hist = $("#history");
   hist.innerHTML = g.history.map((h) => {
     const cur = g.mode === "review" && h.index === g.index ? " current" : "";

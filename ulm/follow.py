@@ -1,0 +1,484 @@
+"""Following a real game from one seat's knowledge.
+
+A followed game is held as one full state, a *world*: the view's hidden part
+is dealt arbitrarily (ulm.positions). When something happens that the
+viewer sees but that world's deal cannot make (an opponent plays a card the
+viewer has not seen, the viewer draws a card that lies in another hidden
+place of this deal, an opponent keeps a coat), the world is changed into
+another one the viewer cannot tell from it, in which the event can happen:
+
+    >>> from ulm.follow import apply_decision, options
+    >>> apply_decision(state, "lay Nave I in front (end-game points)", viewer=1)
+    >>> [words for words, _ in options(state, viewer=1)]
+
+The core decides what the viewer knows: `State.hidden_cards` names the cards
+whose place the viewer does not know, `card_group` the reshuffle group a card
+can only be dealt among (R-INFO-3b), and every change of world is checked to
+keep `State.information_state_key(viewer)` the same (R-INFO-4). What cannot
+be is refused with the reason ("Siege is known to be in Blue's hand",
+"Nave I is on the discard pile"). `ulm apply`, the web companion's Follow
+mode and Python callers all follow games through this module.
+"""
+from __future__ import annotations
+
+import re
+
+from ulm._fastcore import ACTION_NAMES, CARDS, COATS, SEATS, TASKS
+from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, chance_name,
+                           decision_label, norm_words, parse_words)
+from ulm.decisions import _hidden_from as hidden_from
+
+__all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "apply_decision", "decision_names",
+           "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options", "parse_decision",
+           "parse_line", "place_card", "place_coat"]
+
+_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
+_TASK = {name: code for code, name in TASKS.items()}
+_CARD_DRAWS = (_TASK["card to hand"], _TASK["look at card"])
+_COAT_DRAW = _TASK["coat draw"]
+_CARD_KEEP = _TASK["card keep"]
+_COAT_CHOICE = _TASK["coat choice"]
+_KEEP_CARD = {ACTION_NAMES.index(f"keep {c}"): k for k, c in enumerate(CARDS)}
+_PLAY = re.compile(r"play (.+) \((upper|lower)\)")
+# decisions that name a card or coat an opponent may hold unseen by the viewer
+_REVEALING = [a for a, n in enumerate(ACTION_NAMES)
+              if _PLAY.fullmatch(n) or n.endswith(" with City Wall") or n.startswith("keep coat ")]
+
+
+def _pending(state) -> int | None:
+    stack = state.task_stack()
+    return stack[-1][0] if stack else None
+
+
+def keep_is_hidden(state, viewer) -> bool:
+    """Is an opponent of `viewer` keeping one of the cards it looked at (which is hidden)?"""
+    return (viewer is not None and not state.is_chance_node() and not state.is_terminal()
+            and state.raw()["turn_player"] != viewer and _pending(state) == _CARD_KEEP)
+
+
+# --- where a card or coat can be, from the viewer's knowledge ---------------------------------
+
+def _card_places(raw, viewer) -> dict:
+    """The places of this world that hold cards hidden from `viewer`: place -> bitmask."""
+    places = {("pile", None): raw["pile"]}
+    for p, pl in enumerate(raw["players"]):
+        if p != viewer:
+            places[("hand", p)] = pl["hand"] & ~pl["known"]
+    if raw["turn_player"] != viewer:
+        places[("looked", None)] = sum(1 << c for c in raw["looked_cards"][:raw["n_looked_cards"]])
+    return places
+
+
+def _place_words(place) -> str:
+    kind, p = place
+    if kind == "hand":
+        return f"{SEATS[p]}'s hidden hand"
+    return "the draw pile" if kind == "pile" else "the cards looked at"
+
+
+def _known_card(raw, viewer, card: int) -> str:
+    """Where `card` is, for a card whose place the viewer knows."""
+    name = CARDS[card]
+    b = 1 << card
+    for p, pl in enumerate(raw["players"]):
+        if pl["hand"] & b:
+            if p == viewer:
+                return f"{name} is in {SEATS[p]}'s own hand"
+            return f"{name} is known to be in {SEATS[p]}'s hand (taken face up)"
+        if pl["front"] & b:
+            return f"{name} lies in front of {SEATS[p]}"
+    if raw["discard"] & b:
+        return f"{name} is on the discard pile"
+    if card in raw["looked_cards"][:raw["n_looked_cards"]]:
+        return f"{name} is among the cards {SEATS[raw['turn_player']]} is looking at"
+    return f"{name} is out of the game"
+
+
+def _group_reason(raw, card: int, place, places) -> str:
+    """Why `card` (hidden) cannot be in `place`: no hidden card there is of its group."""
+    g, last = raw["card_group"][card], raw["reshuffles"]
+    name = CARDS[card]
+    if not places[place]:
+        return f"{_place_words(place)} holds no card {name} could be"
+    if g < last and place[0] == "pile":
+        return (f"{name} was drawn before the discard pile was shuffled into the draw pile, "
+                "so it is not in the draw pile")
+    when = ("drawn before the first reshuffle" if g == 0
+            else f"shuffled into the draw pile at reshuffle {g}")
+    return (f"{name} is one of the cards {when}, and {_place_words(place)} holds none of "
+            "them (R-INFO-3b)")
+
+
+def _swap(raw, place, old: int, new: int) -> None:
+    """In one place, card `old` is replaced by card `new`."""
+    kind, p = place
+    if kind == "pile":
+        raw["pile"] = raw["pile"] & ~(1 << old) | (1 << new)
+    elif kind == "hand":
+        raw["players"][p]["hand"] = raw["players"][p]["hand"] & ~(1 << old) | (1 << new)
+    else:                                          # the looked-at cards keep their order
+        looked = raw["looked_cards"]
+        looked[looked[:raw["n_looked_cards"]].index(old)] = new
+
+
+def _commit(state, raw, viewer) -> None:
+    """Make `raw` the state's world, checking the viewer cannot tell it from the old one."""
+    key = state.information_state_key(viewer)
+    old = state.raw()
+    state.set_raw(raw)
+    if state.information_state_key(viewer) != key:     # a bug of ours: never a wrong view
+        state.set_raw(old)
+        raise AssertionError("a change of world changed the viewer's knowledge")
+
+
+def place_card(state, viewer: int, card: int, place, avoid: int = 0) -> None:
+    """Change `state` into a world `viewer` cannot tell from it in which `card` is in
+    `place` (("pile", None), ("hand", seat) or ("looked", None)), giving back a card of
+    the same reshuffle group (not one of `avoid`, a bitmask). DecisionError says why
+    there is none."""
+    raw = state.raw()
+    if not state.hidden_cards(viewer) >> card & 1:
+        raise DecisionError(_known_card(raw, viewer, card))
+    places = _card_places(raw, viewer)
+    if place not in places:
+        raise DecisionError(f"{SEATS[viewer]} sees {_place_words(place)}")
+    if places[place] >> card & 1:
+        return
+    group = raw["card_group"]
+    back = [c for c in range(len(CARDS)) if places[place] >> c & 1
+            and group[c] == group[card] and not avoid >> c & 1]
+    if not back:
+        raise DecisionError(_group_reason(raw, card, place, places))
+    source = next(pl for pl, m in places.items() if m >> card & 1)
+    _swap(raw, source, card, back[0])
+    _swap(raw, place, back[0], card)
+    _commit(state, raw, viewer)
+
+
+def _coat_slots(raw, viewer) -> list:
+    """The coats' places hidden from `viewer`: ("stack", coat) for each shuffled coat,
+    ("under", i) and ("looked", i) for coats under the stack or drawn it does not know."""
+    slots = [("stack", c) for c in range(len(COATS)) if raw["coat_unknown"] >> c & 1]
+    slots += [("under", i) for i in range(raw["coat_tail_len"])
+              if not raw["coat_tail_known"][i] >> viewer & 1]
+    slots += [("looked", i) for i in range(raw["n_looked_coats"])
+              if not raw["looked_coat_known"][i] >> viewer & 1]
+    return slots
+
+
+def _coat_at(raw, slot) -> int:
+    kind, i = slot
+    return i if kind == "stack" else raw["coat_tail" if kind == "under" else "looked_coats"][i]
+
+
+def _set_coat(raw, slot, coat: int) -> None:
+    kind, i = slot
+    if kind == "stack":
+        raw["coat_unknown"] = raw["coat_unknown"] & ~(1 << i) | (1 << coat)
+    else:
+        raw["coat_tail" if kind == "under" else "looked_coats"][i] = coat
+
+
+def _known_coat(raw, viewer, coat: int) -> str:
+    name = COATS[coat]
+    if raw["coat_owner"][coat] >= 0:
+        return f"{name} belongs to {SEATS[raw['coat_owner'][coat]]}"
+    if coat in raw["looked_coats"][:raw["n_looked_coats"]]:
+        return f"{name} is one of the coats {SEATS[raw['turn_player']]} drew"
+    if coat in raw["coat_tail"][:raw["coat_tail_len"]]:
+        return f"{SEATS[viewer]} knows {name} lies under the coat stack"
+    return f"{name} is out of the game"
+
+
+def place_coat(state, viewer: int, coat: int, kind: str) -> None:
+    """Change `state` into a world `viewer` cannot tell from it in which `coat` is in the
+    shuffled stack (`kind` "stack") or among the drawn coats ("looked")."""
+    raw = state.raw()
+    slots = _coat_slots(raw, viewer)
+    here = next((s for s in slots if _coat_at(raw, s) == coat), None)
+    if here is None:
+        raise DecisionError(_known_coat(raw, viewer, coat))
+    if here[0] == kind:
+        return
+    target = next((s for s in slots if s[0] == kind), None)
+    if target is None:
+        raise DecisionError(f"{COATS[coat]} cannot be " + (
+            "in the shuffled coat stack: it is empty" if kind == "stack"
+            else f"among the coats drawn: {SEATS[viewer]} knows them"))
+    other = _coat_at(raw, target)
+    if here[0] == "stack":               # the stack is a set: swap the bits
+        raw["coat_unknown"] &= ~(1 << coat)
+        _set_coat(raw, target, coat)
+        raw["coat_unknown"] |= 1 << other
+    elif target[0] == "stack":
+        raw["coat_unknown"] = raw["coat_unknown"] & ~(1 << other) | (1 << coat)
+        _set_coat(raw, here, other)
+    else:
+        _set_coat(raw, target, coat)
+        _set_coat(raw, here, other)
+    _commit(state, raw, viewer)
+
+
+def fit(state, action: int, viewer: int | None) -> None:
+    """Change `state` into a world `viewer` cannot tell from it where `action` (a decision
+    or a chance outcome) is legal; DecisionError says why there is none."""
+    name = ACTION_NAMES[action]
+    mover = state.raw()["turn_player"]
+    if action in _KEEP_CARD and keep_is_hidden(state, viewer):
+        raise DecisionError(f"{SEATS[viewer]} cannot see which card {SEATS[mover]} keeps; say "
+                            f"what {SEATS[mover]} discarded ('kept a card, discarded ...')")
+    if action in state.legal_actions():
+        return
+    m = _PLAY.fullmatch(name)
+    if viewer is None:
+        pass
+    elif name.startswith("chance: card ") and state.is_chance_node():
+        place_card(state, viewer, CARDS.index(name[len("chance: card "):]), ("pile", None))
+    elif name.startswith("chance: coat ") and state.is_chance_node():
+        place_coat(state, viewer, COATS.index(name[len("chance: coat "):]), "stack")
+    elif mover == viewer or state.is_chance_node():
+        pass
+    elif m:
+        place_card(state, viewer, CARDS.index(m.group(1)), ("hand", mover))
+    elif name.endswith(" with City Wall"):            # the seal is made with a hand card
+        place_card(state, viewer, CARDS.index("City Wall"), ("hand", mover))
+    elif name.startswith("keep coat "):
+        place_coat(state, viewer, COATS.index(name[len("keep coat "):]), "looked")
+    if action not in state.legal_actions():
+        raise DecisionError(f"{name!r} is illegal here")
+
+
+def _fits(state, action: int, viewer) -> bool:
+    try:
+        fit(state.clone(), action, viewer)
+        return True
+    except DecisionError:
+        return False
+
+
+# --- what may happen next, in words -----------------------------------------------------------
+
+def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int]]]:
+    """The decisions (or chance outcomes) that may come next as the viewer knows the game:
+    (words, action ids). A hidden draw is one entry standing for every card or coat it can
+    be; an opponent may play (or seal with, or keep) any card or coat the viewer has not
+    seen where it can be; an opponent's keep of a card looked at is not offered by name
+    (options() offers it by what is discarded)."""
+    if state.is_terminal():
+        return []
+    legal = state.legal_actions()
+    if not state.is_chance_node():
+        mover = state.raw()["turn_player"]
+        if viewer is None or mover == viewer:
+            return [(decision_label(a), [a]) for a in legal]
+        hidden_keep = keep_is_hidden(state, viewer)
+        acts = [a for a in legal if not (hidden_keep and a in _KEEP_CARD)]
+        acts += [a for a in _REVEALING if a not in legal and _fits(state, a, viewer)]
+        return [(decision_label(a), [a]) for a in sorted(acts)]
+    out: dict[str, list[int]] = {}
+    for a in legal:
+        out.setdefault(chance_name(state, a, viewer), []).append(a)
+    if viewer is not None and not hidden_from(state, viewer):
+        kind = ("chance: card " if _pending(state) in _CARD_DRAWS else
+                "chance: coat " if _pending(state) == _COAT_DRAW else None)
+        if kind:                                  # seen drawn: any card or coat it can be
+            for a in range(len(ACTION_NAMES)):
+                if (ACTION_NAMES[a].startswith(kind) and a not in legal
+                        and _fits(state, a, viewer)):
+                    out.setdefault(chance_name(state, a, viewer), []).append(a)
+    return list(out.items())
+
+
+def hidden_keeps(state, viewer) -> list[str]:
+    """An opponent keeps one of two cards looked at: the words for each card it may
+    discard ("kept a card, discarded Siege"); [] otherwise (more cards: said in words)."""
+    if not keep_is_hidden(state, viewer) or state.raw()["n_looked_cards"] != 2:
+        return []
+    out = []
+    for c in range(len(CARDS)):
+        if state.hidden_cards(viewer) >> c & 1:
+            try:
+                place_card(state.clone(), viewer, c, ("looked", None))
+            except DecisionError:
+                continue
+            out.append(f"kept a card, discarded {CARDS[c]}")
+    return out
+
+
+def options(state, viewer: int | None = None) -> list[tuple[str, int | str]]:
+    """What may happen next as `viewer` knows the game: (words, action id), or (words,
+    the same words) for what is entered by words only (a hidden draw, a hidden keep)."""
+    out = []
+    for words, ids in decision_names(state, viewer):
+        out.append((words, ids[0] if len(ids) == 1 else words))
+    out += [(w, w) for w in hidden_keeps(state, viewer)]
+    return out
+
+
+def _legal_text(state, viewer) -> str:
+    names = [n for n, _ in decision_names(state, viewer)]
+    if keep_is_hidden(state, viewer):
+        names.append("kept a card, discarded ...")
+    if len(names) > 40:
+        names = names[:40] + [f"... {len(names) - 40} more"]
+    return ", ".join(names) or "none"
+
+
+# --- reading and applying words ---------------------------------------------------------------
+
+def parse_decision(state, text: str, viewer: int | None = None) -> int | str:
+    """Words -> the action id; or "card"/"coat"/"tile" for a chance draw whose outcome is
+    not said (drawn by the state's dealer, hidden from a viewer). Nothing is changed:
+    an action that needs another world of the viewer's knowledge is checked on a copy."""
+    if state.is_terminal():
+        raise DecisionError(f"{text!r}: the game is over")
+    action = parse_words(state, text, viewer, hidden_from(state, viewer),
+                         lambda: _legal_text(state, viewer))
+    if isinstance(action, str):
+        return action
+    try:
+        fit(state.clone(), action, viewer)
+    except DecisionError as exc:
+        what = (f"{text!r} cannot happen here" if state.is_chance_node()
+                else f"{ACTION_NAMES[action]!r} is illegal here")
+        why = "" if str(exc).endswith("is illegal here") else f": {exc}"
+        raise DecisionError(f"{what}{why} "
+                            f"({'possible' if state.is_chance_node() else 'legal'}: "
+                            f"{_legal_text(state, viewer)})") from None
+    return action
+
+
+_DISCARDED = re.compile(r"^(?:[a-z]+ )?(?:(?:kept|keep|keeps) (?:a card|one),? )?(?:and )?"
+                        r"(?:discarded|discards|discard) (.+)$")
+
+
+def _hidden_keep(state, text: str, viewer) -> int | None:
+    """"kept a card, discarded X (and Y)": an opponent's keep seen from a view (or any
+    keep, said by what is discarded). Puts X (and Y) among the cards looked at."""
+    m = _DISCARDED.match(norm_words(text))
+    if not m or _pending(state) != _CARD_KEEP:
+        return None
+    names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
+    by = {norm_words(c): k for k, c in enumerate(CARDS)}
+    if any(n not in by for n in names):
+        raise DecisionError(f"{text!r}: unknown card "
+                            f"{next(n for n in names if n not in by)!r}")
+    gone = [by[n] for n in names]
+    raw = state.raw()
+    n_looked = raw["n_looked_cards"]
+    if len(gone) != n_looked - 1:
+        raise DecisionError(f"{text!r}: {n_looked} cards are looked at, so "
+                            f"{n_looked - 1} {'is' if n_looked == 2 else 'are'} discarded")
+    if keep_is_hidden(state, viewer):
+        world = state.clone()
+        for c in gone:
+            try:
+                place_card(world, viewer, c, ("looked", None), avoid=sum(1 << x for x in gone))
+            except DecisionError as exc:
+                raise DecisionError(f"{text!r}: {CARDS[c]} cannot be among the cards looked "
+                                    f"at: {exc}") from None
+        state.set_raw(world.raw())
+    looked = state.raw()["looked_cards"][:n_looked]
+    if any(c not in looked for c in gone):
+        raise DecisionError(f"{text!r}: {', '.join(CARDS[c] for c in gone if c not in looked)} "
+                            "is not among the cards looked at")
+    kept = next(c for c in looked if c not in gone)
+    return _IDS[f"keep {CARDS[kept]}"]
+
+
+_DREW_COATS = re.compile(r"^(?:drew|drawn) coats? (.+)$")
+
+
+def _coat_correction(state, text: str, viewer) -> bool:
+    """"drew coat X" / "drew coats X and Y" while the viewer chooses a coat: the last
+    drawn coats are X (and Y). When only coats put under the stack are left, they are
+    drawn without chance; one another player put under is unknown in a view until its
+    drawer says which it is. True when applied."""
+    m = _DREW_COATS.match(norm_words(text))
+    if (not m or viewer is None or state.is_chance_node() or _pending(state) != _COAT_CHOICE
+            or state.raw()["turn_player"] != viewer):
+        return False
+    names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
+    by = {norm_words(c): k for k, c in enumerate(COATS)}
+    if any(n not in by for n in names):
+        raise DecisionError(f"{text!r}: unknown coat of arms "
+                            f"{next(n for n in names if n not in by)!r}")
+    coats = [by[n] for n in names]
+    raw = state.raw()
+    looked = raw["looked_coats"][:raw["n_looked_coats"]]
+    if len(coats) > len(looked):
+        raise DecisionError(f"{text!r}: {len(looked)} coats are drawn")
+    start = len(looked) - len(coats)
+    for k, c in enumerate(coats):
+        old = looked[start + k]
+        if c == old:
+            continue
+        tail = raw["coat_tail"][:raw["coat_tail_len"]]
+        where = next((i for i, x in enumerate(tail) if x == c and raw["coat_tail_by"][i] != viewer
+                      and not raw["coat_tail_known"][i] >> viewer & 1), None)
+        if where is None:
+            raise DecisionError(f"{text!r}: {COATS[c]} cannot have been drawn: "
+                                f"{_known_coat(raw, viewer, c)}")
+        raw["coat_tail"][where] = old
+        looked[start + k] = c
+    raw["looked_coats"] = (looked + [0, 0])[:2]
+    state.set_raw(raw)
+    return True
+
+
+def apply_decision(state, text: str | int, viewer: int | None = None) -> int | None:
+    """Apply one decision or chance outcome (words, or an action id) as `viewer` follows
+    the game (None: a full state). Returns the action id applied (None for a correction
+    of the viewer's own coats drawn from under the stack, "drew coat X"). What the viewer
+    cannot know is refused with the reason (DecisionError); `state` is then unchanged."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        action = text
+        if not 0 <= action < len(ACTION_NAMES):
+            raise DecisionError(f"no action {action}")
+        if hidden_from(state, viewer) and ACTION_NAMES[action].startswith(("chance: card",
+                                                                           "chance: coat")):
+            raise DecisionError(f"{SEATS[viewer]} cannot see which; say "
+                                f"'{chance_name(state, action, viewer)}'")
+        world = state.clone()
+        try:
+            fit(world, action, viewer)
+        except DecisionError as exc:
+            raise DecisionError(f"{ACTION_NAMES[action]!r}: {exc} (possible: "
+                                f"{_legal_text(state, viewer)})") from None
+        state.set_raw(world.raw())
+        state.apply_action(action)
+        return action
+    if _coat_correction(state, text, viewer):
+        return None
+    if not state.is_terminal() and not state.is_chance_node():
+        keep = _hidden_keep(state, text, viewer)
+        if keep is not None:
+            state.apply_action(keep)
+            return keep
+    action = parse_decision(state, text, viewer)
+    if isinstance(action, str):                    # "drew a card": the dealer draws it
+        action = state.sample_chance_outcome()
+    else:
+        fit(state, action, viewer)
+    state.apply_action(action)
+    return action
+
+
+def parse_line(state, names: list[str], viewer: int | None = None) -> list[int]:
+    """Decision names in order -> action ids, each checked where it is taken (on a copy);
+    checking stops at a chance event whose outcome is not given."""
+    st = state.clone()
+    out = []
+    for text in names:
+        t = norm_words(text)
+        if st.is_chance_node() and not t.startswith(("drew", "chance:", "revealed")):
+            if t not in _LOWER:
+                raise DecisionError(f"unknown decision {text!r}")
+            out.append(_IDS[_LOWER[t]])
+            continue
+        out.append(apply_decision(st, text, viewer))
+    return out
+
+
+_LOWER = {norm_words(n): n for n in ACTION_NAMES}
+_LOWER.update({norm_words(decision_label(a)): n for a, n in enumerate(ACTION_NAMES)})
