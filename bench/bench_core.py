@@ -5,8 +5,8 @@
 """
 import pytest
 
-from ulm import _fastcore as core
-from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
+from ulm.benchmarks import (determinizations_per_second, midgame_state, playouts_per_second,
+                            run_determinizations, run_playouts)
 from ulm.game import Game
 
 GAMES_PER_ROUND = 200
@@ -17,12 +17,12 @@ def test_random_playouts(benchmark, players):
     """Complete random games from the opening; games/s = GAMES_PER_ROUND / mean."""
     game = Game(players=players)
     benchmark.extra_info["games_per_round"] = GAMES_PER_ROUND
-    benchmark(core.bench_playouts, game, GAMES_PER_ROUND, 1)
+    benchmark(run_playouts, game, GAMES_PER_ROUND, 1)
 
 
 def test_determinizations(benchmark):
     state = midgame_state(4)
-    benchmark(core.bench_determinize, state, state.current_player(), 10_000, 1)
+    benchmark(run_determinizations, state, state.current_player(), 10_000, 1)
 
 
 def test_clone(benchmark):

@@ -38,6 +38,21 @@ def seconds_option_type() -> FiniteFloatRange:
     return FiniteFloatRange(0, MAX_SECONDS, min_open=True)
 
 
+class SeatType(click.ParamType):
+    """A seat by colour name (Red, Blue, Green, Yellow) or number (0..3): ulm.parse_seat."""
+    name = "seat"
+
+    def convert(self, value, param, ctx):
+        from ulm import parse_seat
+        try:
+            return parse_seat(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+SEAT = SeatType()
+
+
 class Interrupted(click.ClickException):
     """Ctrl-C: a short note on stderr and exit status 130 (128 + SIGINT), no traceback."""
     exit_code = 130

@@ -6,14 +6,9 @@ import sys
 
 import click
 
-from cli import HELP, InputError, fail_on_input_errors, iterations_option_type, needs_extra
+from cli import HELP, SEAT, InputError, fail_on_input_errors, iterations_option_type, needs_extra
 
 TOP_MISTAKES = 5
-
-
-def _seat(ctx, param, value):
-    from cli.main import SEAT
-    return SEAT.convert(value, param, ctx)
 
 
 def _percent(x) -> str:
@@ -72,7 +67,7 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
 
 @click.command("annotate", context_settings=HELP)
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--as", "seat", required=True, callback=_seat, metavar="SEAT",
+@click.option("--as", "seat", required=True, type=SEAT, metavar="SEAT",
               help="The seat whose decisions are reviewed (Red, Blue, ... or 0..3).")
 @click.option("--iterations", type=iterations_option_type(), default=None,
               help="Iterations of the searcher per decision (default 2000 when --time is not given).")

@@ -33,8 +33,9 @@ def apply(position, decisions, output, svg_out, png_out, quiet):
         ulm new --players 2 --as Red | ulm apply - draw "drew white" | ulm show -
     """
     from cli.picture_opts import read_position_arg, write_pictures
-    from ulm._fastcore import SEATS
-    from ulm.decisions import DecisionError, apply_decision
+    from ulm import SEATS
+    from ulm.decisions import DecisionError
+    from ulm.follow import apply_decision
     from ulm.positions import dumps, state_to_position
     data, state, seat = read_position_arg(position)
     viewer = seat if data["kind"] == "view" else None

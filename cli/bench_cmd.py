@@ -41,7 +41,7 @@ def bench(as_json, quick):
     from mcts.bots import search_options
     from mcts.search import NODE_BYTES, VALUE_BYTES, search
     from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
-    from ulm._fastcore import STATE_BYTES
+    from ulm import STATE_BYTES
     from ulm.game import Game
 
     scale = 0.2 if quick else 1.0

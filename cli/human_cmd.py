@@ -29,7 +29,7 @@ def default_record_path(folder: str = ".") -> str:
 
 def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[str]:
     """The seats: people where asked, bot specs in the others (in order, repeated)."""
-    from ulm._fastcore import SEATS
+    from ulm import SEATS
     specs = specs or [DEFAULT_BOT]
     n = players or max(max(humans) + 1, len(humans) + len(specs), 2)
     if not 2 <= n <= 4:
@@ -57,8 +57,9 @@ def _columns(items: list[str], width: int = 40) -> list[str]:
 
 def play_human(seats, seed, variant, board, record_path, hint_iterations):
     from mcts.session import PlaySession
-    from ulm._fastcore import SEATS
-    from ulm.decisions import DecisionError, decision_words, parse_decision
+    from ulm import SEATS
+    from ulm.decisions import DecisionError, decision_words
+    from ulm.follow import parse_decision
     from ulm.positions import state_to_position
     from ulm.render import render_position
 

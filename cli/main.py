@@ -9,28 +9,9 @@ import sys
 
 import click
 
-from cli import HELP, InputError, Interrupted, fail_on_input_errors, needs_extra
-from ulm._fastcore import SEATS
+from cli import HELP, SEAT, InputError, Interrupted, fail_on_input_errors, needs_extra
+from ulm import SEATS
 from ulm.extras import MissingExtra
-
-
-class SeatType(click.ParamType):
-    """A seat by colour name (Red, Blue, Green, Yellow) or number (0..3)."""
-    name = "seat"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        if text.isdigit() and int(text) < len(SEATS):
-            return int(text)
-        for i, s in enumerate(SEATS):
-            if s.lower() == text.lower():
-                return i
-        self.fail(f"{value!r} is not a seat; use {', '.join(SEATS)} or 0..3", param, ctx)
-
-
-SEAT = SeatType()
 
 
 def write_output(text: str, out: str | None) -> None:

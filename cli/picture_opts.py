@@ -18,7 +18,8 @@ def read_position_arg(path: str):
 
 def parse_highlight(state, names) -> list[int]:
     """Decision names (as `ulm apply` takes them) -> action ids, checked in order."""
-    from ulm.decisions import DecisionError, parse_line
+    from ulm.decisions import DecisionError
+    from ulm.follow import parse_line
     try:
         return parse_line(state, list(names))
     except DecisionError as exc:

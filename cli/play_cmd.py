@@ -6,14 +6,13 @@ import os
 
 import click
 
-from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
+from cli import (HELP, SCHEDULER_HELP, SEAT, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, plot_note)
 from mcts import MAX_WORKERS
 
 
 def _seats(ctx, param, values):
-    """Seat names or numbers, read as every command reads a seat (cli.main.SEAT)."""
-    from cli.main import SEAT
+    """Seat names or numbers, read as every command reads a seat (cli.SEAT)."""
     return tuple(SEAT.convert(v, param, ctx) for v in values)
 
 
@@ -54,7 +53,7 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, q
     last decision, b for the board, q to stop.
     """
     from mcts.games import play_game
-    from ulm._fastcore import SEATS
+    from ulm import SEATS
     if humans:
         from cli.human_cmd import seat_plan
         specs = seat_plan(sorted(set(humans)), _split_specs(bots) if bots else [], players)

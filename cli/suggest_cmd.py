@@ -15,7 +15,7 @@ from cli import (HELP, FiniteFloatRange, InputError, iterations_option_type, nee
                  seconds_option_type)
 from mcts import MAX_WORKERS, SCALED_C
 
-from ulm._fastcore import SEATS
+from ulm import SEATS
 
 DEFAULT_ITERATIONS = 10000
 TOP_ALTERNATIVES = 5

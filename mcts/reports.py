@@ -6,15 +6,10 @@ import csv
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from ulm.extras import installed, require
 from ulm.jsonfile import write_atomically
 
 from mcts.stats import cluster_win_interval, mean_interval
-
-if TYPE_CHECKING:
-    from mcts.tournament import TournamentConfig
 
 
 @dataclass
@@ -38,8 +33,9 @@ class BotSummary:
     seconds_per_game: float = 0.0
 
 
-def summarize(cfg: TournamentConfig, rows: list[dict]) -> dict:
-    """Per-bot results: wins with intervals against the 1/N baseline, score, rank, rating."""
+def summarize(cfg, rows: list[dict]) -> dict:
+    """Per-bot results of the tournament `cfg` (mcts.tournament.TournamentConfig):
+    wins with intervals against the 1/N baseline, score, rank, rating."""
     names = list(dict.fromkeys(cfg.bots))
     n = cfg.players
     per = {b: {"wins": 0.0, "games": 0, "scores": [], "ranks": [], "deals": {}, "seconds": 0.0,
@@ -128,7 +124,7 @@ def format_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def write_results(out: Path, cfg: TournamentConfig, rows: list[dict], summary: dict) -> None:
+def write_results(out: Path, cfg, rows: list[dict], summary: dict) -> None:
     write_atomically(out / "results.json", json.dumps(summary, indent=1) + "\n")
     fields = ["game", "deal", "rotation", "seed", "decisions"]
     n = cfg.players

@@ -14,7 +14,8 @@ import ulm
 from cli.main import main
 from ulm import ACTION_NAMES, CARDS, COATS
 from ulm._fastcore import PUSH_ENTRIES, SEATS
-from ulm.decisions import DecisionError, apply_decision, chance_name, decision_names
+from ulm.decisions import DecisionError, chance_name
+from ulm.follow import apply_decision, decision_names
 from ulm.positions import PositionError, dumps, position_to_state, state_to_position
 from ulm.records import load_record
 

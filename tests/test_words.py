@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 import ulm
 from cli.main import main
-from ulm.decisions import decision_label, parse_decision
+from ulm.decisions import decision_label
+from ulm.follow import parse_decision
 from ulm.render import plural
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +44,8 @@ def test_suggest_explains_its_columns():
     res = CliRunner().invoke(main, ["suggest", str(ROOT / "examples" / "push-4p-view.json"),
                                     "--iterations", "200", "--quiet"])
     assert res.exit_code == 0, res.output
-    assert ("share: how often the search chose the decision; value: its mean result for Blue"
-            in res.stdout)
+    assert ("share: how often the search chose the decision where it stood; value: its mean "
+            "result for Blue" in res.stdout)
 
 
 def test_suggest_draws_its_advice(tmp_path):

@@ -16,14 +16,14 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 from ulm._fastcore import (  # noqa: E402
     ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, IllegalActionError,
-    QUARTERS, SEATS, SOURCES, TERMINAL, TOWER_TILES, State, derive_seed,
+    QUARTERS, SEATS, SOURCES, STATE_BYTES, TERMINAL, TOWER_TILES, State, derive_seed,
 )
 from ulm.board import BoardError, load_board  # noqa: E402
-from ulm.game import Game  # noqa: E402
+from ulm.game import Game, parse_seat  # noqa: E402
 from ulm import render as _render  # noqa: E402,F401  (str(state) draws the position as `ulm show`)
 
 __all__ = [
     "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS", "DESCENDANTS",
-    "Game", "IllegalActionError", "QUARTERS", "SEATS", "SOURCES", "State", "TERMINAL",
-    "TOWER_TILES", "derive_seed", "load_board",
+    "Game", "IllegalActionError", "QUARTERS", "SEATS", "SOURCES", "STATE_BYTES", "State", "TERMINAL",
+    "TOWER_TILES", "derive_seed", "load_board", "parse_seat",
 ]

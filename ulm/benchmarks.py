@@ -11,6 +11,16 @@ from ulm import _fastcore as core
 from ulm.game import Game
 
 
+def run_playouts(game: Game, games: int, seed: int = 1) -> None:
+    """Play `games` complete random games from the opening in compiled code."""
+    core.bench_playouts(game, games, seed)
+
+
+def run_determinizations(state, player: int, count: int, seed: int = 1) -> None:
+    """Determinize copies of `state` for `player` `count` times in compiled code."""
+    core.bench_determinize(state, player, count, seed)
+
+
 def playouts_per_second(players: int = 4, variant: str = "basic", games: int = 2000,
                         seed: int = 1) -> float:
     """Complete random games from the opening (set-up included), uniform random decisions."""

@@ -24,8 +24,8 @@ import re
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
                            TOWER_TILES)
 
-__all__ = ["DecisionError", "apply_decision", "chance_name", "decision_label", "decision_names",
-           "decision_words", "parse_decision", "parse_line", "record_words"]
+__all__ = ["DecisionError", "chance_name", "decision_label", "decision_words", "hidden_from",
+           "record_words"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -68,7 +68,7 @@ def _pending_task(state) -> int | None:
     return stack[-1][0] if stack else None
 
 
-def _hidden_from(state, viewer) -> bool:
+def hidden_from(state, viewer) -> bool:
     """Does the pending chance event (a card or a coat) go where `viewer` cannot see it?"""
     return viewer is not None and state.raw()["turn_player"] != viewer and _pending_task(
         state) in _CARD_DRAWS + (_COAT_DRAW,)
@@ -79,7 +79,7 @@ def chance_name(state, action: int, viewer: int | None = None) -> str:
     name = ACTION_NAMES[action]
     kind, _, what = name.removeprefix("chance: ").partition(" ")
     mover = SEATS[state.raw()["turn_player"]]
-    if kind in ("card", "coat") and _hidden_from(state, viewer):
+    if kind in ("card", "coat") and hidden_from(state, viewer):
         return f"{mover} drew {HIDDEN_CARD if kind == 'card' else HIDDEN_COAT}"
     if kind == "tile":
         return f"drew {what}"
@@ -199,30 +199,3 @@ def record_words(record, viewer: int | None = None) -> list[tuple[int, str]]:
         state.apply_action(action)
         state.resolve_chance()
     return out
-
-
-# Following a game from a view is ulm.follow's (it knows what the viewer knows); the
-# names stay here for their callers.
-
-def apply_decision(state, text, viewer: int | None = None):
-    """ulm.follow.apply_decision."""
-    from ulm import follow
-    return follow.apply_decision(state, text, viewer)
-
-
-def parse_decision(state, text: str, viewer: int | None = None):
-    """ulm.follow.parse_decision."""
-    from ulm import follow
-    return follow.parse_decision(state, text, viewer)
-
-
-def decision_names(state, viewer: int | None = None):
-    """ulm.follow.decision_names."""
-    from ulm import follow
-    return follow.decision_names(state, viewer)
-
-
-def parse_line(state, names: list[str], viewer: int | None = None):
-    """ulm.follow.parse_line."""
-    from ulm import follow
-    return follow.parse_line(state, names, viewer)

@@ -25,8 +25,7 @@ import re
 
 from ulm._fastcore import ACTION_NAMES, CARDS, COATS, SEATS, TASKS
 from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, chance_name,
-                           decision_label, norm_words, parse_words)
-from ulm.decisions import _hidden_from as hidden_from
+                           decision_label, hidden_from, norm_words, parse_words)
 
 __all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "apply_decision", "decision_names",
            "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options", "parse_decision",

@@ -3,10 +3,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ulm._fastcore import CoreGame
+from ulm._fastcore import SEATS, CoreGame
 from ulm.board import load_board
 
 VARIANTS = ("basic", "advanced")
+
+
+def parse_seat(value, players: int = len(SEATS)) -> int:
+    """A seat of a `players`-player game by its colour (Red, Blue, Green, Yellow;
+    any case) or its number (0 to players - 1); ValueError saying which otherwise.
+    The one reading of a seat: the command line and the web companion use it."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit() and int(text) < players:
+            return int(text)
+        for i in range(players):
+            if SEATS[i].lower() == text.lower():
+                return i
+    game = f" of this {players}-player game" if players < len(SEATS) else ""
+    raise ValueError(f"{value!r} is not a seat{game}; use {', '.join(SEATS[:players])} "
+                     f"or 0..{players - 1}")
 
 
 class Game(CoreGame):

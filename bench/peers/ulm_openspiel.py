@@ -37,7 +37,6 @@ from __future__ import annotations
 import pyspiel
 
 from ulm import ACTION_NAMES, Game
-from ulm import _fastcore as _core
 
 GAME_NAME = "python_ulm"
 NUM_ACTIONS = len(ACTION_NAMES)
@@ -81,7 +80,9 @@ def _engine(players: int, variant: str) -> Game:
 
 
 def _rebuild_box(players, variant, raw, dealer):
-    return _CoreBox(_core._rebuild_state(_engine(players, variant), raw, dealer))
+    engine = _engine(players, variant)
+    rebuild, _ = engine.new_initial_state().__reduce__()    # the core's own unpickler
+    return _CoreBox(rebuild(engine, raw, dealer))
 
 
 class _CoreBox:

@@ -100,7 +100,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
 
     async def info(request):
         from mcts import BOTS
-        from ulm._fastcore import SEATS
+        from ulm import SEATS
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload,

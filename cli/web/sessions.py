@@ -16,8 +16,8 @@ import secrets
 import threading
 import time
 
-from ulm import ACTION_NAMES
-from ulm._fastcore import SEATS
+import ulm
+from ulm import ACTION_NAMES, SEATS
 from ulm.game import VARIANTS, Game
 from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import GameRecord, RecordError, replay
@@ -46,17 +46,11 @@ def _seat_name(p: int) -> str:
 
 
 def parse_seat(value, players: int, field: str) -> int:
-    """A seat by colour name or number; WebError naming `field` otherwise."""
-    if isinstance(value, bool):
-        value = None
-    if isinstance(value, int) and 0 <= value < players:
-        return value
-    if isinstance(value, str):
-        for i in range(players):
-            if SEATS[i].lower() == value.strip().lower() or value.strip() == str(i):
-                return i
-    raise WebError(f"{field}: {value!r} is not a seat of this {players}-player game; "
-                   f"use {', '.join(SEATS[:players])}")
+    """A seat by colour name or number (ulm.parse_seat); WebError naming `field` otherwise."""
+    try:
+        return ulm.parse_seat(value, players)
+    except ValueError as exc:
+        raise WebError(f"{field}: {exc}") from None
 
 
 def check_seconds(value, limit: float, field: str = "seconds") -> float:
