@@ -65,6 +65,8 @@ def test_inputs_that_once_crashed_the_core_are_refused_in_a_subprocess():
      "task_arg[0]: the amount task's card is Siege"),
     ({"phase": 1}, "drawn[0]: a tile is needed here"),
     ({"coat_tail_len": 2, "coat_tail": [-1] * 12}, "coat_tail[0]: a coat of the 2 under the stack"),
+    ({"coat_tail_len": 1, "coat_tail": [3] + [0] * 11, "coat_tail_by": [-1] * 12},
+     "coat_tail_by[0]: the seat that put coat 0 under the stack"),
     ({"coat_unknown": 1, "coat_owner": [0] + [-1] * 11}, "coat_owner[0]: coat 0 is already in coat_unknown"),
     ({"reshuffles": 0, "card_group": [0] * 32 + [1]}, "card_group[32]: reshuffle 1, but only 0 happened"),
     ({"n_looked_cards": 1, "looked_cards": [-1] * 3}, "looked_cards[0]: one of the 1 looked at, got -1"),

@@ -619,6 +619,9 @@ def _checked_raw(dict d, dict current):
     for i in range(out["coat_tail_len"]):
         if out["coat_tail"][i] < 0:
             raise ValueError(f"coat_tail[{i}]: a coat of the {out['coat_tail_len']} under the stack")
+        if out["coat_tail_by"][i] < 0:      # R-COAT-4: the seat that put it there knows it
+            raise ValueError(f"coat_tail_by[{i}]: the seat that put coat {i} under the stack, "
+                             f"got {out['coat_tail_by'][i]}")
     for name, count in (("looked_cards", out["n_looked_cards"]), ("looked_coats", out["n_looked_coats"])):
         for i in range(count):
             if out[name][i] < 0:
