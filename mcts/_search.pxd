@@ -3,6 +3,7 @@
 # Nodes live in one malloc'd array of `Node` (32 bytes each); the loop
 # (determinize, select, expand, roll out, back up) runs without the GIL.
 
+cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_DECISIONS
 
@@ -38,6 +39,7 @@ ctypedef struct Node:
     uint8_t flags
 
 
+@cython.final           # no subclasses: its methods are called directly, not through a table
 cdef class Searcher:
     cdef Board board
     cdef GameState root
@@ -83,6 +85,11 @@ cdef class Searcher:
     cdef void _reset_root(self)
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil
     cdef void iterate(self) noexcept nogil
+    cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil
+    cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
+                               int hkey) noexcept nogil
+    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win) noexcept nogil
+    cdef inline void back_up(self, int depth, const double* r, const double* win) noexcept nogil
     cdef int chance_child(self, int node, int key) noexcept nogil
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil

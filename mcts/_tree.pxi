@@ -345,20 +345,21 @@ cdef class Searcher:
             self.score_sum[p] += pred[p]
 
     cdef void iterate(self) noexcept nogil:
+        """One iteration: a world from the searcher's knowledge; down the tree by
+        UCB (chance resolved on the way) until a node is added, the tree is full
+        or the game ends; a rollout from there (leaf_rewards); its rewards
+        backed up (back_up)."""
         cdef GameState s = self.root
+        cdef double r[MAX_PLAYERS]
+        cdef double win[MAX_PLAYERS]
         cdef int16_t buf[MAX_LEGAL]
         cdef int16_t keys[MAX_LEGAL]
         cdef uint64_t untried[KEY_WORDS]
-        cdef int node = 0, depth = 0, n, i, p, k = 0, child, best, a, m, w, pick, n_untried
+        cdef int node = 0, depth = 0, n, i, p, k = 0, child, a, m, w, pick, n_untried
         cdef int hkey, o, n_avail
         cdef int avail_child[MAX_LEGAL]
-        cdef double r[MAX_PLAYERS]
-        cdef double win[MAX_PLAYERS]
-        cdef double score[MAX_PLAYERS]
-        cdef double u, q, best_u
         cdef bint expanded = False, full = False
         cdef Node* nd
-        cdef double* row
         cdef double explore[MAX_PLAYERS]
         self.exploration(explore)
         if self.determinize_each:
@@ -407,39 +408,14 @@ cdef class Searcher:
                 n_untried += popcount64(untried[w])
             child = -1
             if n_untried > 0:
-                if hkey >= 0 and untried[hkey >> 6] & ((<uint64_t>1) << (hkey & 63)):
-                    k = hkey            # progressive bias: the policy's choice first
-                else:
-                    pick = rng_below(&self.rng, n_untried)
-                    for w in range(KEY_WORDS):
-                        m = popcount64(untried[w])
-                        if pick < m:
-                            while pick > 0:
-                                untried[w] &= untried[w] - 1
-                                pick -= 1
-                            k = w * 64 + ctz64(untried[w])
-                            break
-                        pick -= m
+                k = self.pick_untried(untried, n_untried, hkey)
                 child = self.new_node(node, k, p)
                 if child >= 0:
                     expanded = True
             if child < 0:
-                best = -1
-                best_u = -INFINITY
-                for i in range(n_avail):
-                    nd = &self.nodes[avail_child[i]]
-                    q = nd.reward / nd.visits
-                    if self.hv != NULL and nd.flags & NODE_VALUE:
-                        q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
-                    u = q + explore[p] * sqrt(log_count(nd.avail) / nd.visits)
-                    if nd.key == hkey:
-                        u += self.bias / (nd.visits + 1)
-                    if u > best_u:
-                        best_u = u
-                        best = avail_child[i]
-                if best < 0:
+                child = self.select_ucb(avail_child, n_avail, p, explore[p], hkey)
+                if child < 0:
                     break       # the tree is full and nothing here is expanded yet
-                child = best
             # the concrete action behind the key (several for an opponent's hidden keep)
             k = self.nodes[child].key
             m = 0
@@ -484,26 +460,80 @@ cdef class Searcher:
                 if self.hv != NULL:
                     self.set_value(child, &s)
                 break
+        self.leaf_rewards(&s, r, win)
+        self.back_up(depth, r, win)
+
+    cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil:
+        """The key of a decision not yet tried here: the heuristic policy's
+        (progressive bias) when it is among them, else one uniformly at random."""
+        cdef int pick, m, w
+        if hkey >= 0 and untried[hkey >> 6] & ((<uint64_t>1) << (hkey & 63)):
+            return hkey
+        pick = rng_below(&self.rng, n_untried)
+        for w in range(KEY_WORDS):
+            m = popcount64(untried[w])
+            if pick < m:
+                while pick > 0:
+                    untried[w] &= untried[w] - 1
+                    pick -= 1
+                return w * 64 + ctz64(untried[w])
+            pick -= m
+        return -1
+
+    cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
+                               int hkey) noexcept nogil:
+        """The child of best UCB value for mover `p` among those available in this
+        world: mean reward (mixed with the minimax value), the subset-armed
+        exploration term, the progressive bias. -1 when none is available."""
+        cdef int i, best = -1
+        cdef double q, u, best_u = -INFINITY
+        cdef Node* nd
+        for i in range(n_avail):
+            nd = &self.nodes[avail_child[i]]
+            q = nd.reward / nd.visits
+            if self.hv != NULL and nd.flags & NODE_VALUE:
+                q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
+            u = q + explore * sqrt(log_count(nd.avail) / nd.visits)
+            if nd.key == hkey:
+                u += self.bias / (nd.visits + 1)
+            if u > best_u:
+                best_u = u
+                best = avail_child[i]
+        return best
+
+    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win) noexcept nogil:
+        """The rewards of an iteration from the leaf `s`: a rollout to the end (win
+        share, R-END-3, plus the score-margin term) or to the horizon (the
+        evaluation); the totals of win shares and scores grow by them."""
+        cdef double score[MAX_PLAYERS]
+        cdef int p, m = 0
         # rollout, to the end or to the horizon
-        m = 0
-        if current_player(&s) != TERMINAL_PLAYER:
+        if current_player(s) != TERMINAL_PLAYER:
             if self.horizon < 0 and self.mast == NULL:
                 if self.rollout == ROLLOUT_HEURISTIC:
-                    heuristic_playout(&self.board, &s, &self.rng)
+                    heuristic_playout(&self.board, s, &self.rng)
                 elif self.rollout == ROLLOUT_LOOKAHEAD:
-                    heuristic_playout(&self.board, &s, &self.rng, True)
+                    heuristic_playout(&self.board, s, &self.rng, True)
                 else:
-                    random_playout(&self.board, &s, &self.rng)
-            elif self.play_on(&s):
+                    random_playout(&self.board, s, &self.rng)
+            elif self.play_on(s):
                 m = -1
         if m < 0:
-            self.eval_rewards(&s, r, win)
+            self.eval_rewards(s, r, win)
         else:
             # rewards: win share (R-END-3) + a small score-margin term
-            final_outcome(&self.board, &s, win, score)
+            final_outcome(&self.board, s, win, score)
             margin_rewards(self.num_players, self.margin_weight, win, score, r)
             for p in range(self.num_players):
                 self.score_sum[p] += score[p]
+
+    cdef inline void back_up(self, int depth, const double* r, const double* win) noexcept nogil:
+        """Back the rewards up the path: visits and the movers' rewards, the
+        root's statistics per decision, the minimax values, MAST, the spread of
+        the rewards."""
+        cdef int i, p, k
+        cdef Node* nd
+        cdef double* row
         for p in range(self.num_players):
             self.win_sum[p] += win[p]
         if self.scaled:
