@@ -1,5 +1,5 @@
-"""Reading a position file: the format's names and limits, and the checks that
-turn a parsed position into a core state (docs/positions.md).
+"""Reading a position file: the checks that turn a parsed position into a core
+state (docs/positions.md), against the names and limits of ulm.position_format.
 
 `position_to_state(data)` validates a parsed position and builds its state.
 One `_PositionBuilder` does one read: a method per section of the format,
@@ -16,57 +16,15 @@ import difflib
 from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
                            SOURCES, TASKS, TOWER_TILES)
-from ulm.board import CATHEDRAL_CARDS, BoardError
+from ulm.board import BoardError
 from ulm.game import VARIANTS, Game
+from ulm.position_format import (
+    AMOUNT_CARDS, CRESTS, DESC_ON_BOARD, DESC_UNSEEN, DOCK_REFILL, FORMAT, KINDS, LAID_OUT,
+    LOOKED_CARDS, LOOKED_COATS, MAX_ACTIONS, MAX_POINTS, NEVER_PENDING, NO_TILE, NUM_ROUNDS,
+    PHASE_BEFORE_DRAW, PHASE_GAME_OVER, PHASE_PUSH, PLAYER_FIELDS, SEALS, TASK_ARGS, TASK_IDS,
+    TASK_PHASES, TILES_PER_COLOUR, TILES_TOTAL, TOP_FIELDS, TURN_FIELDS, PositionError)
 
-FORMAT = "ulm-position/1"
-KINDS = ("full", "view")
-NO_TILE = -1
-NUM_ROUNDS = 10
-TILES_TOTAL = 50
-SEALS = 12
-CRESTS = 3
-LAID_OUT = core.DESCENDANTS_LAID_OUT
-DESC_ON_BOARD = core.DESC_ON_BOARD_
-DESC_UNSEEN = core.DESC_UNSEEN_
-TILES_PER_COLOUR = core.TILES_PER_COLOUR_
-TASK_IDS = {name: code for code, name in TASKS.items()}
-DOCK_REFILL = TASK_IDS["dock refill"]
-PHASE_BEFORE_DRAW, PHASE_PUSH, PHASE_ACTIONS, PHASE_GAME_OVER = (
-    PHASES.index(p) for p in ("before draw", "push", "actions", "game over"))
-MAX_BARGE_MOVE = sum(1 for a in core.ACTION_NAMES if a.startswith("move barge ")) - 1
-MAX_ACTIONS = 20        # of one colour in a turn; far above what play can reach
-MAX_POINTS = 999        # a score or one source of points, either sign
-LOOKED_CARDS = 3        # the Goose Tower's look at 3 (R-PRIV-GOOSE)
-LOOKED_COATS = 2        # a Leaning House / Garden privilege draws 2 coats
-
-# What the argument of each pending task means (the core's task_arg), as
-# (lowest, highest, meaning); tasks not listed take no argument (0). The set-up
-# draws and the automatic round start never wait in a position: new_game() and
-# every decision run them at once.
 _T = TASK_IDS
-TASK_ARGS = {
-    _T["draw tile to push"]: (0, 1, "the slot of the drawn tile: 0, or 1 for a Builder's second tile"),
-    _T["barge move"]: (1, MAX_BARGE_MOVE, "the most river spaces the barge may move"),
-    _T["reformation pick"]: (1, 2, "the tiles still to take from outer spaces"),
-    _T["cathedral payment"]: (0, len(CATHEDRAL_CARDS) - 1,
-                              "the cathedral card paid for, by number: "
-                              + ", ".join(f"{i} {c}" for i, c in enumerate(CATHEDRAL_CARDS))),
-}
-AMOUNT_CARDS = (CARDS.index("Siege"), CARDS.index("Ulm Sparrow"))
-NEVER_PENDING = {_T["grid fill"]: "a set-up draw", _T["player tile"]: "a set-up draw",
-                 _T["descendant reveal"]: "a set-up draw",
-                 _T["round start"]: "run at once when a round ends"}
-# tasks that only an action of one phase queues (tile actions are used in 'actions')
-TASK_PHASES = {
-    _T["draw tile to push"]: (PHASE_PUSH,), _T["builder keep"]: (PHASE_PUSH,),
-    _T["patrician colour"]: (PHASE_BEFORE_DRAW,), _T["tower reveal"]: (PHASE_BEFORE_DRAW,),
-    _T["tower payment"]: (PHASE_ACTIONS,),
-}
-
-
-class PositionError(ValueError):
-    """A position file that cannot be used; the message names the field path."""
 
 
 # ---------------------------------------------------------------------------
@@ -145,18 +103,6 @@ class _Reader:
                 near = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.5)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
                 self.fail(f"{where}.{key}" if where else key, f"unknown field{hint}")
-
-
-TOP_FIELDS = ("format", "kind", "viewer", "variant", "round", "to move", "phase", "turn",
-              "pending", "grid", "outer spaces", "docks", "bag", "tiles added", "draw pile",
-              "draw pile size", "discard pile", "reshuffles", "coat stack", "descendants on board",
-              "tower",
-              "looked at", "players", "board")
-TURN_FIELDS = ("drawn", "actions", "extra actions", "free card play", "extra river steps", "T5 seal",
-               "draw swap used", "merchant used", "T10 used", "pushed out at")
-PLAYER_FIELDS = ("name", "score", "vp", "coins", "sparrows", "barge", "supply", "seals", "coats",
-                 "unmarked coats", "descendants", "in front", "hand", "hand size", "known cards",
-                 "hidden cards by reshuffle")
 
 
 def _task_arg(rd: _Reader, task: dict, t: int, where: str) -> int:
@@ -344,6 +290,8 @@ class _PositionBuilder:
         self.hidden_by_group: dict[int, list[int]] = {}
 
     def read(self) -> tuple[core.State, int]:
+        """The sections in the order of their checks: where a position breaks
+        several rules, the first check here names the error."""
         self.header()
         self.round_and_phase()
         self.turn()
@@ -394,6 +342,7 @@ class _PositionBuilder:
         return counts
 
     def header(self) -> None:
+        """format, kind, variant, players, viewer; then the game of the board table."""
         rd, data = self.rd, self.data
         if not isinstance(data, dict):
             rd.fail("position", f"must be a JSON object, got {type(data).__name__}")

@@ -10,8 +10,9 @@ is the viewer of a view, or the player to move of a full position. Every
 rejection is a `PositionError` whose message starts with the field path.
 
 This module writes positions (`state_to_position`, one method per section of
-the format) and reads and writes the files; the reading and its checks live in
-`ulm.position_reader`, whose public names are importable from here too.
+the format) and reads and writes the files. The format's names and limits live
+in `ulm.position_format`, the reading and its checks in `ulm.position_reader`;
+their public names are importable from here too.
 """
 from __future__ import annotations
 
@@ -21,12 +22,13 @@ from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
                            SOURCES, TASKS, TOWER_TILES)
 from ulm.jsonfile import dumps, read_json, write_atomically  # noqa: F401 (re-exported)
-from ulm.position_reader import (  # noqa: F401 (re-exported: the format's names and limits)
+from ulm.position_format import (  # noqa: F401 (re-exported: the format's names and limits)
     AMOUNT_CARDS, CRESTS, DESC_ON_BOARD, DESC_UNSEEN, DOCK_REFILL, FORMAT, KINDS, LAID_OUT,
     LOOKED_CARDS, LOOKED_COATS, MAX_ACTIONS, MAX_BARGE_MOVE, MAX_POINTS, NEVER_PENDING, NO_TILE,
     NUM_ROUNDS, PHASE_ACTIONS, PHASE_BEFORE_DRAW, PHASE_GAME_OVER, PHASE_PUSH, PLAYER_FIELDS,
     SEALS, TASK_ARGS, TASK_IDS, TASK_PHASES, TILES_PER_COLOUR, TILES_TOTAL, TOP_FIELDS,
-    TURN_FIELDS, PositionError, position_to_state)
+    TURN_FIELDS, PositionError)
+from ulm.position_reader import position_to_state  # noqa: F401 (re-exported)
 
 # ---------------------------------------------------------------------------
 # state -> position
