@@ -12,7 +12,7 @@ import sys
 import click
 
 from cli import HELP, FiniteFloatRange, InputError
-from mcts import MAX_WORKERS, SCALED_C
+from mcts import MAX_ITERATIONS, MAX_WORKERS, SCALED_C
 
 from ulm._fastcore import SEATS
 
@@ -99,7 +99,7 @@ def format_result(result, state, seat, path) -> str:
 
 @click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
 @click.option("--time", "seconds", type=FiniteFloatRange(min=0, min_open=True), default=None,
               help="Time budget in seconds (instead of --iterations).")

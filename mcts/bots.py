@@ -36,11 +36,11 @@ from ulm import derive_seed
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, ROLLOUTS, check_minimax, check_workers,
-                         default_c, default_minimax, search)
+                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, ROLLOUTS, check_minimax,
+                         check_workers, default_c, default_minimax, search)
 
 
-def _positive_int(name):
+def _positive_int(name, most=None):
     def parse(text):
         try:
             value = int(text)
@@ -48,6 +48,8 @@ def _positive_int(name):
             value = None
         if value is None or value < 1:
             raise ValueError(f"{name} must be a positive whole number, got {text!r}")
+        if most is not None and value > most:
+            raise ValueError(f"{name} must be at most {most:,}, got {text!r}")
         return value
     return parse
 
@@ -143,14 +145,15 @@ def _preset(text):
 # A bot lists the names it takes (`Bot.options`); defaults come from PRESETS.
 OPTIONS = {
     "seed": (_seed, "seed of the bot's random choices (each decision gets a derived seed)"),
-    "iterations": (_positive_int("iterations"), "iterations per decision"),
+    "iterations": (_positive_int("iterations", MAX_ITERATIONS), "iterations per decision"),
     "time": (_positive_float("time"), "seconds per decision (alone: no iteration limit)"),
     "c": (_non_negative_float("c"), "UCB exploration constant"),
     "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic, lookahead (one ply "
                                               "for seals and coats) or random"),
     "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
     "workers": (_workers, "processes growing independent trees (root parallel)"),
-    "determinizations": (_positive_int("determinizations"), "PIMC: worlds searched"),
+    "determinizations": (_positive_int("determinizations", MAX_ITERATIONS),
+                         "PIMC: worlds searched"),
     "preset": (_preset, "a named set of defaults: default, or baseline (the previous "
                         "release's search)"),
     "chance": (_choice("chance", CHANCE_MODES),

@@ -54,6 +54,9 @@ SCALED_C = 2.0                  # explore="scaled": c x the rewards' standard de
 DEFAULT_C = 0.25                # explore="fixed", rollouts cut off and evaluated
 FULL_ROLLOUT_C = 0.7            # explore="fixed", rollouts to the end: the baseline preset, pimc
 DEFAULT_ITERATIONS = 1000
+# the largest iteration budget: the compiled tree counts visits in 32-bit
+# integers (mcts/_search.pxd), so one search stops short of 2**31 iterations
+MAX_ITERATIONS = 2 ** 31 - 1
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
 DEFAULT_CHANCE = "open"
@@ -76,7 +79,7 @@ def _cpus() -> int:
 MAX_WORKERS = max(_cpus(), 8)
 
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
-           "action_name", "NODE_BYTES", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
+           "action_name", "NODE_BYTES", "MAX_ITERATIONS", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
            "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "SCALED_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
 
@@ -361,6 +364,9 @@ def _check_budget(iterations, time):
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations: must be a positive whole number, got {iterations!r}")
+        if iterations > MAX_ITERATIONS:
+            raise ValueError(f"iterations: at most {MAX_ITERATIONS:,} (the search counts visits "
+                             f"in 32 bits), got {iterations:,}")
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 \
                 or math.isinf(time):

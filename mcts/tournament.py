@@ -32,6 +32,10 @@ from ulm.records import GameRecord
 Z95 = 1.959963984540054
 
 
+# the most games of one tournament: its schedule is a list in memory
+MAX_GAMES = 1_000_000
+
+
 class TournamentError(ValueError):
     """Bad tournament settings, or an output folder of another tournament."""
 
@@ -194,6 +198,8 @@ def validate_config(cfg: TournamentConfig) -> None:
                               "name at most one bot per seat")
     if cfg.games < 1:
         raise TournamentError(f"--games: must be >= 1, got {cfg.games}")
+    if cfg.games > MAX_GAMES:
+        raise TournamentError(f"--games: at most {MAX_GAMES:,}, got {cfg.games:,}")
     for spec in cfg.bots:
         try:
             make_bot(spec)

@@ -181,6 +181,54 @@ def test_bad_files_name_the_file(tmp_path):
     assert_input_error(run("replay", empty), str(empty))
 
 
+HUGE = "99999999999999999999"   # more than a C long holds
+
+
+@pytest.mark.parametrize("args, words", [
+    (["suggest", EXAMPLES / "push-4p-view.json", "--iterations", HUGE], ["--iterations"]),
+    (["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 2 ** 31], ["--iterations"]),
+    (["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", HUGE, "--quiet"],
+     ["--iterations"]),
+    (["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--seed",
+      2 ** 64, "--quiet"], ["--seed"]),
+    (["play", "--bots", "random,random", "--seed", HUGE], ["--seed"]),
+    (["play", "--human", "Red", "--bots", "random", "--hint-iterations", HUGE],
+     ["--hint-iterations"]),
+    (["ladder", "--low", HUGE, "--high", HUGE, "--games", 2, "--workers", 1, "--quiet"],
+     ["--low"]),
+    (["ladder", "--low", 2, "--high", HUGE, "--games", 2, "--workers", 1, "--quiet"],
+     ["--high"]),
+    (["tune", "--bot", f"ismcts:iterations={HUGE}", "--param", "c=0.1:1", "--against", "random",
+      "--quiet"], ["--bot", "iterations must be at most 2,147,483,647"]),
+    (["tune", "--bot", "pimc:iterations=5", "--param", f"determinizations=1:{HUGE}", "--against",
+      "random", "--quiet"], ["--param", "determinizations must be at most"]),
+], ids=["suggest", "suggest-2**31", "annotate", "annotate-seed", "play-seed", "hint-iterations",
+        "ladder-low", "ladder-high", "tune-bot", "tune-param"])
+def test_integers_beyond_what_the_search_takes_are_refused(args, words, tmp_path, monkeypatch):
+    """Every whole number that reaches the compiled core is bounded (no OverflowError):
+    iterations by MAX_ITERATIONS (visit counts are 32-bit), seeds by 2**64 - 1."""
+    monkeypatch.chdir(tmp_path)
+    res = assert_input_error(run(*args), *words)
+    assert "OverflowError" not in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_max_iterations_is_the_compiled_limit():
+    from mcts import MAX_ITERATIONS, search
+    from mcts.tournament import MAX_GAMES, TournamentConfig, TournamentError, validate_config
+    from ulm.game import Game
+    assert MAX_ITERATIONS == 2 ** 31 - 1
+    state = Game(players=2).new_game(1)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    with pytest.raises(ValueError, match="iterations: at most 2,147,483,647"):
+        search(state, iterations=MAX_ITERATIONS + 1)
+    with pytest.raises(TournamentError, match="--games: at most"):
+        validate_config(TournamentConfig(bots=["random", "greedy"], players=2,
+                                        games=MAX_GAMES + 1))
+    assert_input_error(run("tournament", "--bots", "random", "greedy", "--games", HUGE), "--games")
+
+
 # ---------------------------------------------------------------------------
 # suggest
 
@@ -293,6 +341,9 @@ BAD_SPECS = [
     ("ismcts:c=inf", ["c must be", "'inf'"]),
     ("ismcts:time=nan", ["time must be", "'nan'"]),
     ("ismcts:margin=inf", ["margin must be", "'inf'"]),
+    ("ismcts:iterations=99999999999999999999", ["iterations must be at most 2,147,483,647"]),
+    ("pimc:iterations=2147483648", ["iterations must be at most 2,147,483,647"]),
+    ("pimc:determinizations=99999999999999999999", ["determinizations must be at most"]),
 ]
 
 
