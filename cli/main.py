@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError, Interrupted, fail_on_input_errors
+from cli import HELP, InputError, Interrupted, fail_on_input_errors, os_error
 from ulm._fastcore import SEATS
 
 
@@ -43,13 +43,31 @@ def write_output(text: str, out: str | None) -> None:
 
 
 class UlmGroup(click.Group):
-    """The command group; a Ctrl-C inside any command ends it with status 130."""
+    """The command group; a Ctrl-C inside any command ends it with status 130, and a
+    file or standard output that cannot be written (a full disk) with `Error: <where>:
+    <reason>` and status 2."""
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()      # what is still buffered fails here, not at exit
+            return result
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except BrokenPipeError:     # output piped into `head` and the like
+            sys.stderr.close()
+        except OSError as exc:
+            raise os_error(exc) from None
+
+    def main(self, *args, **kwargs):
+        try:    # `ulm --help` and `--version` write before any command runs
+            return super().main(*args, **kwargs)
+        except BrokenPipeError:
+            sys.stderr.close()
+        except OSError as exc:
+            error = os_error(exc)
+            error.show()
+            sys.exit(error.exit_code)
 
 
 @click.group(cls=UlmGroup, context_settings=dict(HELP, show_default=True))

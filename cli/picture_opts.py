@@ -40,4 +40,5 @@ def write_pictures(state, viewer, highlight, svg_out, png_out, actions=None) -> 
         if png_out:
             svg_to_png(svg, png_out)
     except OSError as exc:
-        raise InputError(f"{exc.filename}: {exc.strerror}") from None
+        from cli import os_error
+        raise os_error(exc) from None

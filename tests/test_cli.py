@@ -171,6 +171,53 @@ def test_output_into_a_device_or_pipe_is_written_not_replaced(tmp_path):
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("args", [
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--quiet"],
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--json"],
+    ["show", EXAMPLES / "new-2p.json"],
+    ["new", "--players", 2],
+    ["validate", EXAMPLES / "record-2p.json"],
+    ["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--quiet"],
+    ["play", "--bots", "random,random", "--quiet"],
+    ["--help"],
+    ["--version"],
+    ["apply", "--help"],
+], ids=lambda a: " ".join(Path(str(x)).name for x in a[:2])
+    + (" --json" if "--json" in a else ""))
+def test_standard_output_on_a_full_device_is_a_clean_error(args):
+    """`ulm ... > /dev/full`: the failed write to standard output is named, no traceback."""
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "cli", *map(str, args)], stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == \
+        "Error: standard output: No space left on device", res.stderr
+    assert "Traceback" not in res.stderr and "None" not in res.stderr
+
+
+@needs_dev_full
+@pytest.mark.parametrize("args", [
+    ["new", "-o", "/dev/full"],
+    ["apply", EXAMPLES / "new-2p.json", "draw", "-o", "/dev/full"],
+    ["replay", EXAMPLES / "record-2p.json", "-o", "/dev/full"],
+    ["show", EXAMPLES / "new-2p.json", "--svg", "/dev/full"],
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--quiet", "--svg",
+     "/dev/full"],
+    ["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--quiet",
+     "--plot", "/dev/full"],
+    ["play", "--bots", "random,random", "--quiet", "--record", "/dev/full"],
+], ids=lambda a: a[0])
+def test_an_output_file_on_a_full_device_is_a_clean_error(args):
+    res = assert_input_error(run(*args), "/dev/full: No space left on device")
+    assert "None" not in res.stderr
+
+
 def test_bad_files_name_the_file(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("{ not json")
