@@ -262,16 +262,24 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
     bad line, or a game that this tournament's schedule does not hold, is an
     error: dropping it silently would drop the games after it too."""
     schedule = {g: (seed, seats) for g, seed, _, seats in cfg.schedule()}
-    lines = games_file.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = games_file.read_bytes().splitlines()
+    except OSError as exc:
+        raise TournamentError(f"{games_file}: cannot read the file ({exc.strerror})") from None
     while lines and not lines[-1].strip():
         lines.pop()
     rows: list[dict] = []
     seen = set()
-    for k, line in enumerate(lines, 1):
-        if not line.strip():
+    for k, raw in enumerate(lines, 1):
+        if not raw.strip():
             continue
         where = f"{games_file} line {k}"
         try:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise TournamentError(f"{where}: not UTF-8 text (byte {raw[exc.start]:#04x} "
+                                      f"at column {exc.start + 1})") from None
             row = loads(line, where, TournamentError)
         except TournamentError:
             if k == len(lines):
