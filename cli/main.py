@@ -138,28 +138,37 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
 
 
 @main.command("validate")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @fail_on_input_errors
 def validate_cmd(file):
-    """Check a position, game record or board file; exit 2 with the reason if it is bad."""
-    from ulm.board import load_board
-    from ulm.jsonfile import read_json
-    from ulm.positions import PositionError, load_position
-    from ulm.records import load_record
-    try:  # the format decides which loader reports what is wrong
-        data = read_json(file, PositionError)
-        kind = data.get("format", "") if isinstance(data, dict) else ""
-    except PositionError:
-        kind = ""
+    """Check a position, game record or board file; exit 2 with the reason if it is bad.
+
+    FILE `-` reads standard input (e.g. `ulm replay R.json --json | ulm validate -`)."""
+    from cli.picture_opts import STDIN, read_stdin
+    from ulm.board import parse_board
+    from ulm.jsonfile import loads, read_text
+    from ulm.positions import PositionError, position_to_state
+    from ulm.records import RecordError, replay
+    source = STDIN if file == "-" else file
+    text = read_stdin(PositionError) if file == "-" else read_text(file, PositionError)
+    data = loads(text, source, PositionError)
+    kind = data.get("format", "") if isinstance(data, dict) else ""
+    # the format decides which loader reports what is wrong
     if str(kind).startswith("ulm-record"):
-        rec = load_record(file)
-        click.echo(f"{file}: a valid game record, {len(rec.decisions)} decisions")
+        try:
+            rec = replay(data, None, source)
+        except RecordError as exc:
+            raise RecordError(f"{source}: {exc}") from None
+        click.echo(f"{source}: a valid game record, {len(rec.decisions)} decisions")
     elif str(kind).startswith("ulm-board"):
-        load_board(file)
-        click.echo(f"{file}: a valid board table")
+        parse_board(data, source)     # its errors name the source
+        click.echo(f"{source}: a valid board table")
     else:
-        state, seat = load_position(file)
-        click.echo(f"{file}: a valid position, {state.num_players()} players, "
+        try:
+            state, seat = position_to_state(data, source)
+        except PositionError as exc:
+            raise PositionError(f"{source}: {exc}") from None
+        click.echo(f"{source}: a valid position, {state.num_players()} players, "
                    f"{SEATS[seat]} {'to move' if state.current_player() == seat else 'viewing'}")
 
 

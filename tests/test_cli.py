@@ -218,6 +218,32 @@ def test_an_output_file_on_a_full_device_is_a_clean_error(args):
     assert "None" not in res.stderr
 
 
+@pytest.mark.parametrize("name, words", [
+    ("record-2p.json", ["<stdin>: a valid game record, 93 decisions"]),
+    ("midgame-4p-view.json", ["<stdin>: a valid position, 4 players, Blue"]),
+    ("new-2p.json", ["<stdin>: a valid position, 2 players"]),
+])
+def test_validate_reads_standard_input(name, words):
+    res = assert_ok(CliRunner().invoke(main, ["validate", "-"],
+                                       input=(EXAMPLES / name).read_bytes()))
+    for w in words:
+        assert w in res.stdout
+
+
+@pytest.mark.parametrize("data, words", [
+    (b'{"format": "ulm-record/1", "players": 5, "seed": 1, "decisions": []}',
+     ["<stdin>: players: must be 2, 3 or 4, got 5"]),
+    (b"{not json", ["<stdin>: not valid JSON"]),
+    (b'{"format": "ulm-position/1"}\xff', ["<stdin>: not a UTF-8 text file (byte 0xff"]),
+    (b"", ["<stdin>: not valid JSON"]),
+])
+@pytest.mark.parametrize("command", [["validate", "-"], ["show", "-"], ["apply", "-", "draw"]])
+def test_bad_standard_input_names_stdin(command, data, words):
+    if command[0] != "validate" and b"ulm-record" in data:
+        words = ["<stdin>: format"]
+    assert_input_error(CliRunner().invoke(main, command, input=data), *words)
+
+
 def test_bad_files_name_the_file(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("{ not json")
