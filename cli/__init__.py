@@ -1,6 +1,7 @@
 """The `ulm` command line (cli.main:main) and what its commands share."""
 from __future__ import annotations
 
+import errno
 import math
 import sys
 
@@ -64,6 +65,22 @@ class Interrupted(click.ClickException):
         click.echo("Interrupted.", err=True)
 
 
+# errors of a write that name no file: the write to standard output failed
+# (click.echo writes and flushes there; a full disk or device, a file too large)
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def os_error(exc: OSError) -> InputError:
+    """`Error: <file>: <reason>` for a file that cannot be read or written; a failed
+    write without a file name is one to standard output."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        return InputError(f"{exc.filename}: {reason}")
+    if exc.errno in OUTPUT_ERRNOS:
+        return InputError(f"standard output: {reason}")
+    return InputError(reason)
+
+
 def fail_on_input_errors(fn):
     """Turn the library's validation errors into InputError."""
     import functools
@@ -81,7 +98,7 @@ def fail_on_input_errors(fn):
         except BrokenPipeError:  # output piped into `head` and the like
             sys.stderr.close()
         except OSError as exc:
-            raise InputError(f"{exc.filename}: {exc.strerror}") from None
+            raise os_error(exc) from None
     return wrapper
 
 

@@ -73,7 +73,7 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
               help="Iterations of the searcher per decision (default 2000 when --time is not given).")
 @click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True, max=600),
               default=None, help="Seconds of search per decision (instead of --iterations).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
               help="Seed of the searches: the same seed and budget give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False, writable=True), default=None,

@@ -6,7 +6,8 @@ import os
 
 import click
 
-from mcts import MAX_WORKERS
+from mcts import MAX_ITERATIONS, MAX_WORKERS
+from mcts.tournament import MAX_GAMES
 
 from cli import HELP, InputError, fail_on_input_errors, plot_note
 
@@ -14,16 +15,16 @@ from cli import HELP, InputError, fail_on_input_errors, plot_note
 @click.command("ladder", context_settings=HELP)
 @click.option("--bot", default="ismcts", show_default=True,
               help="The searcher (a bot spec without a budget); each rung sets iterations.")
-@click.option("--low", type=click.IntRange(2), default=250, show_default=True,
+@click.option("--low", type=click.IntRange(2, MAX_ITERATIONS), default=250, show_default=True,
               help="Budget of the first rung (it plays against half of it).")
-@click.option("--high", type=click.IntRange(2), default=64_000, show_default=True,
+@click.option("--high", type=click.IntRange(2, MAX_ITERATIONS), default=64_000, show_default=True,
               help="Largest budget; the budgets double from --low up to this.")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=40, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=40, show_default=True,
               help="Games per rung, rounded up to whole rotations of the seats.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for rung-N/ tournaments, ladder.json, ladder.csv and ladder.png; "
                    "an interrupted ladder resumes from it.")

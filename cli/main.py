@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli import HELP, SEAT, InputError, Interrupted, fail_on_input_errors, needs_extra
+from cli import HELP, SEAT, InputError, Interrupted, fail_on_input_errors, needs_extra, os_error
 from ulm import SEATS
 from ulm.extras import MissingExtra
 
@@ -25,16 +25,33 @@ def write_output(text: str, out: str | None) -> None:
 
 
 class UlmGroup(click.Group):
-    """The command group; a Ctrl-C inside any command ends it with status 130, a
-    missing extra with its `Error:` and status 2."""
+    """The command group; a Ctrl-C inside any command ends it with status 130; a
+    missing extra, or a file or standard output that cannot be written (a full
+    disk), with `Error: <where>: <reason>` and status 2."""
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()      # what is still buffered fails here, not at exit
+            return result
         except KeyboardInterrupt:
             raise Interrupted() from None
         except MissingExtra as exc:  # an extra that a command or option needs
             raise InputError(str(exc)) from None
+        except BrokenPipeError:     # output piped into `head` and the like
+            sys.stderr.close()
+        except OSError as exc:
+            raise os_error(exc) from None
+
+    def main(self, *args, **kwargs):
+        try:    # `ulm --help` and `--version` write before any command runs
+            return super().main(*args, **kwargs)
+        except BrokenPipeError:
+            sys.stderr.close()
+        except OSError as exc:
+            error = os_error(exc)
+            error.show()
+            sys.exit(error.exit_code)
 
 
 @click.group(cls=UlmGroup, context_settings=dict(HELP, show_default=True))
@@ -105,28 +122,37 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
 
 
 @main.command("validate")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @fail_on_input_errors
 def validate_cmd(file):
-    """Check a position, game record or board file; exit 2 with the reason if it is bad."""
-    from ulm.board import load_board
-    from ulm.jsonfile import read_json
-    from ulm.positions import PositionError, load_position
-    from ulm.records import load_record
-    try:  # the format decides which loader reports what is wrong
-        data = read_json(file, PositionError)
-        kind = data.get("format", "") if isinstance(data, dict) else ""
-    except PositionError:
-        kind = ""
+    """Check a position, game record or board file; exit 2 with the reason if it is bad.
+
+    FILE `-` reads standard input (e.g. `ulm replay R.json --json | ulm validate -`)."""
+    from cli.picture_opts import STDIN, read_stdin
+    from ulm.board import parse_board
+    from ulm.jsonfile import loads, read_text
+    from ulm.positions import PositionError, position_to_state
+    from ulm.records import RecordError, replay
+    source = STDIN if file == "-" else file
+    text = read_stdin(PositionError) if file == "-" else read_text(file, PositionError)
+    data = loads(text, source, PositionError)
+    kind = data.get("format", "") if isinstance(data, dict) else ""
+    # the format decides which loader reports what is wrong
     if str(kind).startswith("ulm-record"):
-        rec = load_record(file)
-        click.echo(f"{file}: a valid game record, {len(rec.decisions)} decisions")
+        try:
+            rec = replay(data, None, source)
+        except RecordError as exc:
+            raise RecordError(f"{source}: {exc}") from None
+        click.echo(f"{source}: a valid game record, {len(rec.decisions)} decisions")
     elif str(kind).startswith("ulm-board"):
-        load_board(file)
-        click.echo(f"{file}: a valid board table")
+        parse_board(data, source)     # its errors name the source
+        click.echo(f"{source}: a valid board table")
     else:
-        state, seat = load_position(file)
-        click.echo(f"{file}: a valid position, {state.num_players()} players, "
+        try:
+            state, seat = position_to_state(data, source)
+        except PositionError as exc:
+            raise PositionError(f"{source}: {exc}") from None
+        click.echo(f"{source}: a valid position, {state.num_players()} players, "
                    f"{SEATS[seat]} {'to move' if state.current_player() == seat else 'viewing'}")
 
 

@@ -7,12 +7,28 @@ import sys
 from cli import InputError
 
 
+STDIN = "<stdin>"   # how messages name standard input
+
+
+def read_stdin(error: type[Exception]) -> str:
+    """Standard input as text (UTF-8, at most MAX_BYTES); problems raise `error`."""
+    from ulm.jsonfile import MAX_BYTES
+    raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise error(f"{STDIN}: larger than {MAX_BYTES // 2 ** 20} MiB; not a file of this "
+                    "project")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{STDIN}: not a UTF-8 text file (byte {raw[exc.start]:#04x} at position "
+                    f"{exc.start})") from None
+
+
 def read_position_arg(path: str):
     """(parsed file, state, seat) of a position file, or of standard input for `-`."""
-    from ulm.positions import read_position, read_position_text
+    from ulm.positions import PositionError, read_position, read_position_text
     if path == "-":
-        from ulm.jsonfile import MAX_BYTES
-        return read_position_text(sys.stdin.read(MAX_BYTES + 1), "<stdin>")
+        return read_position_text(read_stdin(PositionError), STDIN)
     return read_position(path)
 
 
@@ -41,4 +57,5 @@ def write_pictures(state, viewer, highlight, svg_out, png_out, actions=None) -> 
         if png_out:
             svg_to_png(svg, png_out)
     except OSError as exc:
-        raise InputError(f"{exc.filename}: {exc.strerror}") from None
+        from cli import os_error
+        raise os_error(exc) from None

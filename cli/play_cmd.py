@@ -8,7 +8,8 @@ import click
 
 from cli import (HELP, SCHEDULER_HELP, SEAT, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, plot_note)
-from mcts import MAX_WORKERS
+from mcts import MAX_ITERATIONS, MAX_WORKERS
+from mcts.tournament import MAX_GAMES
 
 
 def _seats(ctx, param, values):
@@ -36,9 +37,10 @@ def _check_specs(specs: list[str]) -> None:
                    "(ulm-game-2.json ... if it exists), also when stopped with q or Ctrl-C.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="Number of players with --human (default: the people and the bots given).")
-@click.option("--hint-iterations", type=click.IntRange(1), default=2000, show_default=True,
+@click.option("--hint-iterations", type=iterations_option_type(), default=2000, show_default=True,
               help="Iterations of the searcher when you ask for a hint (?).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the deal.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
+              help="Seed of the deal.")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -116,13 +118,13 @@ def _split_specs(text: str) -> list[str]:
                    "`ulm play`): seats are filled in this order, cyclically, then rotated.")
 @click.argument("more_bots", nargs=-1)
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=20, show_default=True,
               help="Games in all, rounded up to whole rotations of the seats.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel (without --scheduler).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True)
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,

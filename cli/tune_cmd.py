@@ -7,6 +7,7 @@ import os
 import click
 
 from mcts import MAX_WORKERS
+from mcts.tournament import MAX_GAMES
 
 from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, plot_note)
@@ -20,7 +21,7 @@ from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
 @click.option("--against", multiple=True, required=True,
               help="Opponent bot spec(s), seated after the tuned bot (repeat).")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--games-per-trial", type=click.IntRange(1), default=40, show_default=True,
+@click.option("--games-per-trial", type=click.IntRange(1, MAX_GAMES), default=40, show_default=True,
               help="Games of each trial's tournament (rounded up to whole seat rotations).")
 @click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
               help="Finished trials wanted in all (a resumed study counts those it has).")
@@ -28,7 +29,7 @@ from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing a trial's games (without --scheduler).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
               help="Seed of the deals and of the optimiser.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for study.db, trials.csv, trials.png, best.json and the trials' games; "

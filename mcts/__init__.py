@@ -17,12 +17,12 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 from mcts.search import (  # noqa: E402
     DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_MARGIN_WEIGHT, DEFAULT_MINIMAX, DEFAULT_ROLLOUT,
     FULL_ROLLOUT_C,
-    MAX_WORKERS, NODE_BYTES, ROLLOUTS, SCALED_C,
+    MAX_ITERATIONS, MAX_WORKERS, NODE_BYTES, ROLLOUTS, SCALED_C,
     ActionStats, LineStep, SearchResult, action_name, principal_line, search,
 )
 from mcts.bots import BOTS, Bot, make_bot  # noqa: E402
 
 __all__ = ["ActionStats", "BOTS", "Bot", "DEFAULT_C", "DEFAULT_ITERATIONS",
-           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C", "LineStep", "MAX_WORKERS", "NODE_BYTES",
+           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C", "LineStep", "MAX_ITERATIONS", "MAX_WORKERS", "NODE_BYTES",
            "ROLLOUTS", "SCALED_C",
            "SearchResult", "action_name", "make_bot", "principal_line", "search"]

@@ -157,7 +157,8 @@ OPTIONS = {
                                               "for seals and coats) or random"),
     "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
     "workers": (_workers, "processes growing independent trees (root parallel)"),
-    "determinizations": (_positive_int("determinizations"), "PIMC: worlds searched"),
+    "determinizations": (_positive_int("determinizations", MAX_ITERATIONS),
+                         "PIMC: worlds searched"),
     "preset": (_preset, "a named set of defaults: default, or baseline (the previous "
                         "release's search)"),
     "chance": (_choice("chance", CHANCE_MODES),

@@ -55,11 +55,12 @@ SCALED_C = 2.0                  # explore="scaled": c x the rewards' standard de
 DEFAULT_C = 0.25                # explore="fixed", rollouts cut off and evaluated
 FULL_ROLLOUT_C = 0.7            # explore="fixed", rollouts to the end: the baseline preset, pimc
 DEFAULT_ITERATIONS = 1000
-# The bounds of a budget. Iterations: a node's visit count is a 32-bit int.
+# The bounds of a budget. Iterations: the compiled tree counts visits in 32-bit
+# integers (mcts/_search.pxd), so one search stops short of 2**31 iterations.
 # Time: an hour is past any advice a player waits for; the tree itself stops
 # growing at max_nodes (DEFAULT_MAX_NODES: 512 MiB of nodes a tree, 768 with
 # minimax values), so memory stays bounded however long a search runs.
-MAX_ITERATIONS = 1_000_000_000
+MAX_ITERATIONS = 2 ** 31 - 1
 MAX_SECONDS = 3600.0
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
@@ -83,7 +84,7 @@ def _cpus() -> int:
 MAX_WORKERS = max(_cpus(), 8)
 
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
-           "action_name", "NODE_BYTES", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
+           "action_name", "NODE_BYTES", "MAX_ITERATIONS", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
            "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "SCALED_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
 
@@ -382,7 +383,8 @@ def _check_budget(iterations, time):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations: must be a positive whole number, got {iterations!r}")
         if iterations > MAX_ITERATIONS:
-            raise ValueError(f"iterations: at most {MAX_ITERATIONS:,}, got {iterations:,}")
+            raise ValueError(f"iterations: at most {MAX_ITERATIONS:,} (the search counts visits "
+                             f"in 32 bits), got {iterations:,}")
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 \
                 or math.isinf(time):

@@ -32,6 +32,10 @@ from mcts.pool import play_games
 from mcts.reports import summarize, write_results
 
 
+# the most games of one tournament: its schedule is a list in memory
+MAX_GAMES = 1_000_000
+
+
 class TournamentError(ValueError):
     """Bad tournament settings, or an output folder of another tournament."""
 
@@ -79,6 +83,8 @@ def validate_config(cfg: TournamentConfig) -> None:
                               "name at most one bot per seat")
     if cfg.games < 1:
         raise TournamentError(f"--games: must be >= 1, got {cfg.games}")
+    if cfg.games > MAX_GAMES:
+        raise TournamentError(f"--games: at most {MAX_GAMES:,}, got {cfg.games:,}")
     for spec in cfg.bots:
         try:
             make_bot(spec)
@@ -121,16 +127,24 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
     bad line, or a game that this tournament's schedule does not hold, is an
     error: dropping it silently would drop the games after it too."""
     schedule = {g: (seed, seats) for g, seed, _, seats in cfg.schedule()}
-    lines = games_file.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = games_file.read_bytes().splitlines()
+    except OSError as exc:
+        raise TournamentError(f"{games_file}: cannot read the file ({exc.strerror})") from None
     while lines and not lines[-1].strip():
         lines.pop()
     rows: list[dict] = []
     seen = set()
-    for k, line in enumerate(lines, 1):
-        if not line.strip():
+    for k, raw in enumerate(lines, 1):
+        if not raw.strip():
             continue
         where = f"{games_file} line {k}"
         try:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise TournamentError(f"{where}: not UTF-8 text (byte {raw[exc.start]:#04x} "
+                                      f"at column {exc.start + 1})") from None
             row = loads(line, where, TournamentError)
         except TournamentError:
             if k == len(lines):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulm.extras import installed, require
-from ulm.jsonfile import write_atomically
+from ulm.jsonfile import read_json, write_atomically
 
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
 
@@ -221,7 +221,7 @@ def _study(cfg: TuneConfig, out: Path | None):
         out.mkdir(parents=True, exist_ok=True)
         conf = out / "tune.json"
         if conf.exists():
-            old = json.loads(conf.read_text(encoding="utf-8"))
+            old = read_json(conf, TuneError)
             if old != cfg.settings():
                 raise TuneError(f"--out: {out} holds another study ({conf}); use a new folder "
                                 "or the same settings (only --trials may change) to resume")

@@ -171,6 +171,79 @@ def test_output_into_a_device_or_pipe_is_written_not_replaced(tmp_path):
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("args", [
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--quiet"],
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--json"],
+    ["show", EXAMPLES / "new-2p.json"],
+    ["new", "--players", 2],
+    ["validate", EXAMPLES / "record-2p.json"],
+    ["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--quiet"],
+    ["play", "--bots", "random,random", "--quiet"],
+    ["--help"],
+    ["--version"],
+    ["apply", "--help"],
+], ids=lambda a: " ".join(Path(str(x)).name for x in a[:2])
+    + (" --json" if "--json" in a else ""))
+def test_standard_output_on_a_full_device_is_a_clean_error(args):
+    """`ulm ... > /dev/full`: the failed write to standard output is named, no traceback."""
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "cli", *map(str, args)], stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == \
+        "Error: standard output: No space left on device", res.stderr
+    assert "Traceback" not in res.stderr and "None" not in res.stderr
+
+
+@needs_dev_full
+@pytest.mark.parametrize("args", [
+    ["new", "-o", "/dev/full"],
+    ["apply", EXAMPLES / "new-2p.json", "draw", "-o", "/dev/full"],
+    ["replay", EXAMPLES / "record-2p.json", "-o", "/dev/full"],
+    ["show", EXAMPLES / "new-2p.json", "--svg", "/dev/full"],
+    ["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 30, "--quiet", "--svg",
+     "/dev/full"],
+    ["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--quiet",
+     "--plot", "/dev/full"],
+    ["play", "--bots", "random,random", "--quiet", "--record", "/dev/full"],
+], ids=lambda a: a[0])
+def test_an_output_file_on_a_full_device_is_a_clean_error(args):
+    res = assert_input_error(run(*args), "/dev/full: No space left on device")
+    assert "None" not in res.stderr
+
+
+@pytest.mark.parametrize("name, words", [
+    ("record-2p.json", ["<stdin>: a valid game record, 93 decisions"]),
+    ("midgame-4p-view.json", ["<stdin>: a valid position, 4 players, Blue"]),
+    ("new-2p.json", ["<stdin>: a valid position, 2 players"]),
+])
+def test_validate_reads_standard_input(name, words):
+    res = assert_ok(CliRunner().invoke(main, ["validate", "-"],
+                                       input=(EXAMPLES / name).read_bytes()))
+    for w in words:
+        assert w in res.stdout
+
+
+@pytest.mark.parametrize("data, words", [
+    (b'{"format": "ulm-record/1", "players": 5, "seed": 1, "decisions": []}',
+     ["<stdin>: players: must be 2, 3 or 4, got 5"]),
+    (b"{not json", ["<stdin>: not valid JSON"]),
+    (b'{"format": "ulm-position/1"}\xff', ["<stdin>: not a UTF-8 text file (byte 0xff"]),
+    (b"", ["<stdin>: not valid JSON"]),
+])
+@pytest.mark.parametrize("command", [["validate", "-"], ["show", "-"], ["apply", "-", "draw"]])
+def test_bad_standard_input_names_stdin(command, data, words):
+    if command[0] != "validate" and b"ulm-record" in data:
+        words = ["<stdin>: format"]
+    assert_input_error(CliRunner().invoke(main, command, input=data), *words)
+
+
 def test_bad_files_name_the_file(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("{ not json")
@@ -179,6 +252,54 @@ def test_bad_files_name_the_file(tmp_path):
     empty = tmp_path / "record.json"
     empty.write_text('{"format": "ulm-record/1"}')
     assert_input_error(run("replay", empty), str(empty))
+
+
+HUGE = "99999999999999999999"   # more than a C long holds
+
+
+@pytest.mark.parametrize("args, words", [
+    (["suggest", EXAMPLES / "push-4p-view.json", "--iterations", HUGE], ["--iterations"]),
+    (["suggest", EXAMPLES / "push-4p-view.json", "--iterations", 2 ** 31], ["--iterations"]),
+    (["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", HUGE, "--quiet"],
+     ["--iterations"]),
+    (["annotate", EXAMPLES / "record-2p.json", "--as", "Red", "--iterations", 5, "--seed",
+      2 ** 64, "--quiet"], ["--seed"]),
+    (["play", "--bots", "random,random", "--seed", HUGE], ["--seed"]),
+    (["play", "--human", "Red", "--bots", "random", "--hint-iterations", HUGE],
+     ["--hint-iterations"]),
+    (["ladder", "--low", HUGE, "--high", HUGE, "--games", 2, "--workers", 1, "--quiet"],
+     ["--low"]),
+    (["ladder", "--low", 2, "--high", HUGE, "--games", 2, "--workers", 1, "--quiet"],
+     ["--high"]),
+    (["tune", "--bot", f"ismcts:iterations={HUGE}", "--param", "c=0.1:1", "--against", "random",
+      "--quiet"], ["--bot", "iterations must be at most 2,147,483,647"]),
+    (["tune", "--bot", "pimc:iterations=5", "--param", f"determinizations=1:{HUGE}", "--against",
+      "random", "--quiet"], ["--param", "determinizations must be at most"]),
+], ids=["suggest", "suggest-2**31", "annotate", "annotate-seed", "play-seed", "hint-iterations",
+        "ladder-low", "ladder-high", "tune-bot", "tune-param"])
+def test_integers_beyond_what_the_search_takes_are_refused(args, words, tmp_path, monkeypatch):
+    """Every whole number that reaches the compiled core is bounded (no OverflowError):
+    iterations by MAX_ITERATIONS (visit counts are 32-bit), seeds by 2**64 - 1."""
+    monkeypatch.chdir(tmp_path)
+    res = assert_input_error(run(*args), *words)
+    assert "OverflowError" not in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_max_iterations_is_the_compiled_limit():
+    from mcts import MAX_ITERATIONS, search
+    from mcts.tournament import MAX_GAMES, TournamentConfig, TournamentError, validate_config
+    from ulm.game import Game
+    assert MAX_ITERATIONS == 2 ** 31 - 1
+    state = Game(players=2).new_game(1)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    with pytest.raises(ValueError, match="iterations: at most 2,147,483,647"):
+        search(state, iterations=MAX_ITERATIONS + 1)
+    with pytest.raises(TournamentError, match="--games: at most"):
+        validate_config(TournamentConfig(bots=["random", "greedy"], players=2,
+                                        games=MAX_GAMES + 1))
+    assert_input_error(run("tournament", "--bots", "random", "greedy", "--games", HUGE), "--games")
 
 
 # ---------------------------------------------------------------------------
@@ -293,6 +414,9 @@ BAD_SPECS = [
     ("ismcts:c=inf", ["c must be", "'inf'"]),
     ("ismcts:time=nan", ["time must be", "'nan'"]),
     ("ismcts:margin=inf", ["margin must be", "'inf'"]),
+    ("ismcts:iterations=99999999999999999999", ["iterations must be at most 2,147,483,647"]),
+    ("pimc:iterations=2147483648", ["iterations must be at most 2,147,483,647"]),
+    ("pimc:determinizations=99999999999999999999", ["determinizations must be at most"]),
 ]
 
 
@@ -624,7 +748,7 @@ def test_suggest_forced_decision_shows_real_chances():
 
 @pytest.mark.parametrize("args, words", [
     (["--time", "1e308"], ["--time", "3600"]),
-    (["--iterations", "99999999999999999999"], ["--iterations", "1000000000"]),
+    (["--iterations", "99999999999999999999"], ["--iterations", "2147483647"]),
 ])
 def test_suggest_budget_bounds(args, words):
     assert_input_error(run("suggest", EXAMPLES / "push-4p-view.json", *args), *words)

@@ -406,6 +406,32 @@ def test_a_damaged_games_file_is_refused_not_cut(tmp_path, edit, message):
     assert (out / "games.jsonl").read_text() == before
 
 
+def test_a_games_file_with_bytes_that_are_not_utf8_is_a_clean_error(tmp_path):
+    """A byte that is not UTF-8 names the file and the line (no UnicodeDecodeError), from
+    the library and from the command line (exit status 2); the folder is left as it was.
+    On the last line it is a line cut in the middle of a character: played again."""
+    from click.testing import CliRunner
+
+    from cli.main import main
+    out = tmp_path / "t"
+    cfg = TournamentConfig(bots=["greedy", "random"], players=2, games=4, seed=1)
+    run_tournament(cfg, out, workers=1, progress=False)
+    lines = (out / "games.jsonl").read_bytes().splitlines(keepends=True)
+    damaged = lines[0] + lines[1].replace(b'"greedy"', b'"gr\xffedy"', 1) + b"".join(lines[2:])
+    (out / "games.jsonl").write_bytes(damaged)
+    with pytest.raises(TournamentError, match=r"games.jsonl line 2: not UTF-8 text \(byte 0xff"):
+        run_tournament(cfg, out, workers=1, progress=False)
+    res = CliRunner().invoke(main, ["tournament", "--bots", "greedy", "random", "--games", "4",
+                                    "--seed", "1", "--workers", "1", "--quiet", "--out", str(out)])
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    assert f"Error: {out / 'games.jsonl'} line 2: not UTF-8 text" in res.stderr
+    assert (out / "games.jsonl").read_bytes() == damaged
+    # cut inside a character on the last line: an interruption, that game is played again
+    (out / "games.jsonl").write_bytes(b"".join(lines[:3]) + "{\"game\": 3, \"é".encode()[:-1])
+    summary = run_tournament(cfg, out, workers=1, progress=False)
+    assert summary["games"] == 4 and len((out / "games.jsonl").read_bytes().splitlines()) == 4
+
+
 def test_fewer_games_in_a_folder_of_more_summarize_the_first_ones(tmp_path):
     """--games may also shrink: the summary covers the first games of the schedule and
     games.jsonl keeps every game played."""

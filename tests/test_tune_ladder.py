@@ -55,6 +55,22 @@ def test_tune_end_to_end_then_resume(tmp_path):
     assert res.exit_code == 2 and "holds another study" in res.stderr
 
 
+@pytest.mark.parametrize("content, words", [
+    (b'{"bot": "gr\xffedy"}\n', ["not a UTF-8 text file", "0xff"]),
+    (b'{"bot": ', ["not valid JSON"]),
+])
+def test_a_damaged_study_settings_file_is_a_clean_error(tmp_path, content, words):
+    out = tmp_path / "study"
+    out.mkdir()
+    (out / "tune.json").write_bytes(content)
+    res = run(*TUNE, "--trials", "1", "--out", out)
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    assert f"Error: {out / 'tune.json'}: " in res.stderr
+    for w in words:
+        assert w in res.stderr
+    assert (out / "tune.json").read_bytes() == content
+
+
 def test_tune_replays_a_trial_cut_off_by_an_interruption(tmp_path):
     import optuna
     cfg = TuneConfig(bot=BOT, params=[parse_param("c=0.2:2.0", "ismcts")],
