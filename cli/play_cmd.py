@@ -7,8 +7,8 @@ import os
 import click
 
 from cli import (HELP, SCHEDULER_HELP, SEAT, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors, plot_note)
-from mcts import MAX_ITERATIONS, MAX_WORKERS
+                 fail_on_input_errors, iterations_option_type, plot_note)
+from mcts import MAX_WORKERS
 from mcts.tournament import MAX_GAMES
 
 

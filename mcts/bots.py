@@ -29,7 +29,6 @@ needs no estimate of it; `IsmctsBot.last_result` is then None).
 from __future__ import annotations
 
 import difflib
-import random as _random
 import time as _time
 
 from ulm import derive_seed
