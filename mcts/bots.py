@@ -28,10 +28,10 @@ needs no estimate of it; `IsmctsBot.last_result` is then None).
 """
 from __future__ import annotations
 
-import difflib
 import time as _time
 
 from ulm import derive_seed
+from ulm.names import did_you_mean
 
 from mcts import _search
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
@@ -384,11 +384,6 @@ class PimcBot(_SearchBot):
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, IsmctsBot, PimcBot, CheatBot)}
 
 
-def _closest(word, choices):
-    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.4)
-    return f" (did you mean {near[0]!r}?)" if near else ""
-
-
 def make_bot(spec: str) -> Bot:
     """A bot from a spec like ``ismcts:iterations=2000,c=0.7,seed=3`` or ``random``.
 
@@ -400,8 +395,9 @@ def make_bot(spec: str) -> Bot:
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name not in BOTS:
-        raise ValueError(f"bot spec {spec!r}: unknown bot {name!r}{_closest(name, BOTS)}; "
-                         f"known bots: {', '.join(sorted(BOTS))}")
+        raise ValueError(f"bot spec {spec!r}: unknown bot {name!r}"
+                         f"{did_you_mean(name, BOTS, cutoff=0.4)}; known bots: "
+                         f"{', '.join(sorted(BOTS))}")
     cls = BOTS[name]
     options = {}
     if rest.strip():
@@ -414,7 +410,7 @@ def make_bot(spec: str) -> Bot:
                                  "write OPTION=VALUE")
             if key not in cls.options:
                 raise ValueError(f"bot spec {spec!r}: {name}: unknown option {key!r}"
-                                 f"{_closest(key, cls.options)}; options: "
+                                 f"{did_you_mean(key, cls.options, cutoff=0.4)}; options: "
                                  f"{', '.join(sorted(cls.options))}")
             if key in options:
                 raise ValueError(f"bot spec {spec!r}: {name}: option {key!r} given twice")

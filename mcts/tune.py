@@ -21,7 +21,6 @@ option of the bot except the budget and the plumbing (``iterations``,
 from __future__ import annotations
 
 import csv
-import difflib
 import hashlib
 import io
 import json
@@ -32,6 +31,7 @@ from pathlib import Path
 
 from ulm.extras import installed, require
 from ulm.jsonfile import read_json, write_atomically
+from ulm.names import did_you_mean
 
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
 
@@ -114,8 +114,7 @@ def parse_param(text: str, bot_name: str) -> Param:
         raise TuneError(f"{where}: {name} is not tuned (it is the budget or plumbing); "
                         f"tunable options of {bot_name}: {', '.join(options) or 'none'}")
     if name not in options:
-        near = difflib.get_close_matches(name, list(options), n=1, cutoff=0.4)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        hint = did_you_mean(name, options, cutoff=0.4)
         raise TuneError(f"{where}: {bot_name} has no tunable option {name!r}{hint}; "
                         f"tunable: {', '.join(options) or 'none'}")
     parser = cls.options[name]

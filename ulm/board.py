@@ -7,12 +7,12 @@ Every error names the field and what is wrong with it (`BoardError`).
 """
 from __future__ import annotations
 
-import difflib
 import json
 from importlib import resources
 from pathlib import Path
 
 from ulm.jsonfile import read_json
+from ulm.names import did_you_mean
 from ulm._fastcore import (BOARD_FIELDS, CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT,
                            QUARTERS, RIVER_BONUSES, RIVER_LENGTH)
 
@@ -25,14 +25,9 @@ class BoardError(ValueError):
     """A board table that cannot be used; the message names the field."""
 
 
-def _closest(word, choices):
-    near = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.5)
-    return f" (did you mean {near[0]!r}?)" if near else ""
-
-
 def _name(value, choices, where):
     if value not in choices:
-        raise BoardError(f"{where}: unknown name {value!r}{_closest(value, choices)}; "
+        raise BoardError(f"{where}: unknown name {value!r}{did_you_mean(value, choices)}; "
                          f"expected one of {', '.join(choices)}")
     return choices.index(value)
 
@@ -60,7 +55,7 @@ def _get(obj, key, where, kind):
 def _unknown_keys(obj, allowed, where):
     for key in obj:
         if key not in allowed:
-            raise BoardError(f"{where}.{key}: unknown field{_closest(key, allowed)}")
+            raise BoardError(f"{where}.{key}: unknown field{did_you_mean(key, allowed)}")
 
 
 def parse_board(data: dict, source: str = "board") -> dict:
@@ -270,7 +265,8 @@ def check_table(table, source: str = "board") -> dict:
         return parse_board(table, source)
     for key in table:
         if key not in BOARD_FIELDS:
-            raise BoardError(f"{source}.{key}: unknown field of a board table{_closest(key, BOARD_FIELDS)}")
+            raise BoardError(f"{source}.{key}: unknown field of a board table"
+                             f"{did_you_mean(key, BOARD_FIELDS)}")
     for key in BOARD_FIELDS:
         if key not in table:
             raise BoardError(f"{source}.{key}: missing")

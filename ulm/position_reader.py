@@ -11,13 +11,13 @@ position that breaks several rules gets, so it is part of the format.
 """
 from __future__ import annotations
 
-import difflib
 
 from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
                            SOURCES, TASKS, TOWER_TILES)
 from ulm.board import BoardError
 from ulm.game import VARIANTS, Game
+from ulm.names import did_you_mean
 from ulm.position_format import (
     AMOUNT_CARDS, CRESTS, DESC_ON_BOARD, DESC_UNSEEN, DOCK_REFILL, FORMAT, KINDS, LAID_OUT,
     LOOKED_CARDS, LOOKED_COATS, MAX_ACTIONS, MAX_POINTS, NEVER_PENDING, NO_TILE, NUM_ROUNDS,
@@ -68,8 +68,7 @@ class _Reader:
 
     def name(self, value, choices, path, what):
         if not isinstance(value, str) or value not in choices:
-            near = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.4)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
+            hint = did_you_mean(value, choices, cutoff=0.4, after="; ")
             self.fail(path, f"unknown {what} {value!r}{hint}")
         return choices.index(value)
 
@@ -100,8 +99,7 @@ class _Reader:
     def unknown_keys(self, obj, allowed, where):
         for key in obj:
             if key not in allowed:
-                near = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.5)
-                hint = f"; did you mean {near[0]!r}?" if near else ""
+                hint = did_you_mean(key, allowed, cutoff=0.5, after="; ")
                 self.fail(f"{where}.{key}" if where else key, f"unknown field{hint}")
 
 
