@@ -130,6 +130,42 @@ SCHEDULER_HELP = ("Play the games as tasks on a Dask cluster: tcp://HOST:8786 (a
                   "and results as without. Needs pip install 'ulm-engine[cluster]'.")
 
 
+# The options the commands that play many games share (tournament, tune, ladder),
+# and the seed every command reads the same way.
+SEED = click.IntRange(0, 2 ** 64 - 1)
+
+
+def seed_option(help: str = "Seed of the deals: the same seed gives the same games."):
+    return click.option("--seed", type=SEED, default=0, show_default=True, help=help)
+
+
+def players_option(default: int = 2):
+    return click.option("--players", type=click.IntRange(2, 4), default=default,
+                        show_default=True, help="Players in every game.")
+
+
+def workers_option(help: str = "Worker processes playing games in parallel (without "
+                               "--scheduler)."):
+    import os
+
+    from mcts import MAX_WORKERS
+    return click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+                        default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
+                        help=help)
+
+
+def scheduler_option():
+    return click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+
+
+def json_option(what: str):
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON.")
+
+
+def quiet_option(help: str = "No progress bar."):
+    return click.option("--quiet", is_flag=True, help=help)
+
+
 def check_workers_or_scheduler(scheduler) -> None:
     """--workers counts local processes: with --scheduler it would be ignored."""
     ctx = click.get_current_context()

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from cli import HELP, SEAT, InputError, fail_on_input_errors, iterations_option_type, needs_extra
+from cli import (HELP, SEAT, SEED, InputError, fail_on_input_errors, iterations_option_type,
+                 needs_extra)
 
 TOP_MISTAKES = 5
 
@@ -73,7 +74,7 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
               help="Iterations of the searcher per decision (default 2000 when --time is not given).")
 @click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True, max=600),
               default=None, help="Seconds of search per decision (instead of --iterations).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the searches: the same seed and budget give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False, writable=True), default=None,

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
-from mcts import MAX_ITERATIONS, MAX_WORKERS
+from mcts import MAX_ITERATIONS
 from mcts.tournament import MAX_GAMES
 
-from cli import HELP, InputError, fail_on_input_errors, plot_note
+from cli import (HELP, InputError, fail_on_input_errors, json_option, players_option, plot_note,
+                 quiet_option, seed_option, workers_option)
 
 
 @click.command("ladder", context_settings=HELP)
@@ -19,17 +19,16 @@ from cli import HELP, InputError, fail_on_input_errors, plot_note
               help="Budget of the first rung (it plays against half of it).")
 @click.option("--high", type=click.IntRange(2, MAX_ITERATIONS), default=64_000, show_default=True,
               help="Largest budget; the budgets double from --low up to this.")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@players_option()
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=40, show_default=True,
               help="Games per rung, rounded up to whole rotations of the seats.")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
-              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True)
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True)
+@workers_option()
+@seed_option()
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for rung-N/ tournaments, ladder.json, ladder.csv and ladder.png; "
                    "an interrupted ladder resumes from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print the rungs as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
+@json_option("the rungs")
+@quiet_option("No progress bars.")
 @fail_on_input_errors
 def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
     """Play BOT:iterations=N against BOT:iterations=N/2 for N = LOW, 2 LOW, ... HIGH.

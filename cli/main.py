@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli import HELP, SEAT, InputError, Interrupted, fail_on_input_errors, needs_extra, os_error
+from cli import HELP, SEAT, SEED, InputError, Interrupted, fail_on_input_errors, needs_extra, os_error
 from ulm import SEATS
 from ulm.extras import MissingExtra
 
@@ -66,7 +66,7 @@ def main():
 @main.command("new")
 @click.option("--players", type=click.IntRange(2, 4), default=4, help="Number of players.")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic")
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, help="Seed of the set-up draws.")
+@click.option("--seed", type=SEED, default=0, help="Seed of the set-up draws.")
 @click.option("--as", "viewer", type=SEAT, default=None,
               help="Write the view of this seat (what that player knows) instead of the full state.")
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")

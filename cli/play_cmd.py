@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
-from cli import (HELP, SCHEDULER_HELP, SEAT, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors, iterations_option_type, plot_note)
-from mcts import MAX_WORKERS
+from cli import (HELP, SEAT, SEED, InputError, check_workers_or_scheduler, fail_on_input_errors,
+                 iterations_option_type, json_option, players_option, plot_note, quiet_option,
+                 scheduler_option, seed_option, workers_option)
 from mcts.tournament import MAX_GAMES
 
 
@@ -39,7 +38,7 @@ def _check_specs(specs: list[str]) -> None:
               help="Number of players with --human (default: the people and the bots given).")
 @click.option("--hint-iterations", type=iterations_option_type(), default=2000, show_default=True,
               help="Iterations of the searcher when you ask for a hint (?).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deal.")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
@@ -117,21 +116,19 @@ def _split_specs(text: str) -> list[str]:
               help="Bot specs (repeat, list after one --bots, or separate with commas as in "
                    "`ulm play`): seats are filled in this order, cyclically, then rotated.")
 @click.argument("more_bots", nargs=-1)
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@players_option()
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=20, show_default=True,
               help="Games in all, rounded up to whole rotations of the seats.")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
-              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
-              help="Worker processes playing games in parallel (without --scheduler).")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True)
+@workers_option()
+@scheduler_option()
+@seed_option()
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Folder for games.jsonl, games.csv, results.json and win_rates.png; "
                    "an interrupted tournament resumes from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option("the results")
+@quiet_option()
 @fail_on_input_errors
 def tournament(bots, more_bots, players, games, workers, scheduler, seed, variant, board, out,
                as_json, quiet):

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
-from mcts import MAX_WORKERS
 from mcts.tournament import MAX_GAMES
 
-from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors, plot_note)
+from cli import (HELP, InputError, check_workers_or_scheduler, fail_on_input_errors, json_option,
+                 players_option, plot_note, quiet_option, scheduler_option, seed_option,
+                 workers_option)
 
 
 @click.command("tune", context_settings=HELP)
@@ -20,22 +19,19 @@ from cli import (HELP, SCHEDULER_HELP, InputError, check_workers_or_scheduler,
               help="An option to tune: NAME=LOW:HIGH, NAME=LOW:HIGH:log or NAME=A|B|C (repeat).")
 @click.option("--against", multiple=True, required=True,
               help="Opponent bot spec(s), seated after the tuned bot (repeat).")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@players_option()
 @click.option("--games-per-trial", type=click.IntRange(1, MAX_GAMES), default=40, show_default=True,
               help="Games of each trial's tournament (rounded up to whole seat rotations).")
 @click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
               help="Finished trials wanted in all (a resumed study counts those it has).")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
-              default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
-              help="Worker processes playing a trial's games (without --scheduler).")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
-              help="Seed of the deals and of the optimiser.")
+@workers_option("Worker processes playing a trial's games (without --scheduler).")
+@scheduler_option()
+@seed_option("Seed of the deals and of the optimiser.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for study.db, trials.csv, trials.png, best.json and the trials' games; "
                    "run again with the same settings to resume.")
-@click.option("--json", "as_json", is_flag=True, help="Print the best trial as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option("the best trial")
+@quiet_option()
 @fail_on_input_errors
 def tune(bot, params, against, players, games_per_trial, trials, workers, scheduler, seed, out,
          as_json, quiet):
