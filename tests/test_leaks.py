@@ -255,6 +255,22 @@ def test_web_play(players, seed):
         record = c.get(f"/api/games/{gid}/download").json()
         assert replay(record).state.is_terminal()
         check_history(g["history"], record, 0)
+        check_boards_looked_back(c, gid, record, 0)
+
+
+def check_boards_looked_back(c, gid, data, viewer, step=9):
+    """The boards of earlier positions (GET .../board?index=k, the last turn marked) against
+    the game then, with what the viewer had seen by then."""
+    state, seen = replay(data, 0).state, set()
+    for k, name in enumerate(data["decisions"] + [None]):
+        seen |= seen_cards(state, viewer)
+        if k % step == 0:
+            board = c.get(f"/api/games/{gid}/board?index={k}").json()
+            assert board["index"] == k and "<svg" in board["svg"], board
+            assert_no_leak(state, viewer, board, f"board at {k}", seen)
+        if name is not None:
+            state.apply_action(ACTION_NAMES.index(name))
+            state.resolve_chance()
 
 
 def test_web_play_history_says_a_bots_keep_by_its_discards():
@@ -344,6 +360,7 @@ def test_web_review(players, seed):
             history = g.pop("history")
             assert_no_leak(at, 0, g, f"web review, index {k}", seen)
         check_history(history, data, 0)
+        check_boards_looked_back(c, gid, data, 0, step=11)
 
 
 def test_web_review_shows_an_annotation_and_hints_only_through_their_seats_eyes():

@@ -317,3 +317,59 @@ def test_review_a_record_annotate_and_step(server, page, shots):
     assert "Biggest mistakes" in page.text_content("#annotation-note")
     page.screenshot(path=str(shots / "serve-review.png"), full_page=True)
     assert (shots / "serve-review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shots):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "greedy")
+    page.fill("#form-play input[name=seat1]", "human")
+    page.fill("#form-play input[name=seed]", "7")
+    page.click("#start-play")
+    g = _wait_for_human(page)
+    # the bot's turn is marked on the board: its push in and out, and what else it did
+    red = [h for h in g["history"] if h["seat"] == "Red"]
+    assert red and g["to_move"] == "Blue"
+    marks = page.locator("#board svg .last-move rect")
+    assert marks.count() >= 2
+    assert page.locator("#board svg .last-move .last-push").count() == 1
+    # the move list says what each seat did, with the chance events after it
+    items = page.locator("#history li.h:not(.start)")
+    assert items.count() == len(g["history"])
+    assert "Red" in items.first.text_content() and "draw" in items.first.text_content()
+    assert page.locator("#history .chance").count() >= 1
+    page.screenshot(path=str(shots / "serve-last-move.png"), full_page=True)
+
+    # the hint and last-move marks never take a click: draw by the bag, push by an arrow
+    page.click("#board .bag.clickable")
+    page.wait_for_selector("#board .entry.clickable")
+    page.locator("#board .entry.clickable").first.focus()   # and by keyboard
+    n = page.evaluate("game.history.length")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"game.history.length === {n + 1}")
+    assert page.evaluate("game.history[game.history.length - 1].name").startswith("push")
+    here = page.evaluate("game.history.length")
+
+    # back through the move list: a click, then the arrow keys
+    page.click("#history li.h[data-after='1']")
+    page.wait_for_selector("#looking:not([hidden])")
+    assert "after decision 1 of" in page.text_content("#looking")
+    assert page.locator("#board .clickable").count() == 0
+    assert page.locator("#history li.current").get_attribute("data-after") == "1"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("looking && looking.index === 2")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("looking && looking.index === 0")
+    page.keyboard.press("End")
+    page.wait_for_selector("#looking", state="hidden")
+    assert page.locator("#board .clickable").count() > 0
+
+    # take back to before Blue's draw: the game goes on from there
+    page.click(f"#history li.h[data-after='{here - 2}']")
+    page.wait_for_selector("#take-back:not([hidden])")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#take-back")
+    page.wait_for_function(f"game.history.length === {here - 2}")
+    assert page.locator("#looking").is_hidden()
+    assert _game(page)["to_move"] == "Blue"

@@ -25,7 +25,7 @@ from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEA
                            TOWER_TILES)
 
 __all__ = ["DecisionError", "chance_name", "decision_label", "decision_words", "hidden_from",
-           "record_words"]
+           "last_turn", "record_events", "record_steps", "record_words", "shown_whole"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -196,6 +196,60 @@ def record_words(record, viewer: int | None = None) -> list[tuple[int, str]]:
     out = []
     for action in record.decisions:
         out.append((state.current_player(), decision_words(state, action, viewer)))
+        state.apply_action(action)
+        state.resolve_chance()
+    return out
+
+
+def record_events(record, viewer: int | None = None, upto: int | None = None) -> list[dict]:
+    """Each decision of a game record (the first `upto` of them) for `viewer`, with the
+    chance events drawn right after it: {"seat": p, "words": ..., "chance": [words, ...]}.
+    The chance events are said as `viewer` may know them ("Blue drew a card"); the
+    record's dealer draws them exactly as `resolve_chance` does."""
+    state = record.game.new_game(record.seed)
+    out = []
+    for action in record.decisions[:upto]:
+        entry = {"seat": state.current_player(),
+                 "words": decision_words(state, action, viewer), "chance": []}
+        state.apply_action(action)
+        while state.is_chance_node():
+            outcome = state.sample_chance_outcome()
+            entry["chance"].append(chance_name(state, outcome, viewer))
+            state.apply_action(outcome)
+        out.append(entry)
+    return out
+
+
+def shown_whole(state, action: int, viewer: int | None = None) -> bool:
+    """Does `viewer` see this decision as it is (not an opponent's hidden keep, not a
+    draw it cannot see)? Only such a decision may be marked on the viewer's board."""
+    if state.is_chance_node():
+        return not hidden_from(state, viewer)
+    return decision_words(state, action, viewer) == decision_label(action)
+
+
+def last_turn(steps) -> list[tuple]:
+    """The last mover's decisions of the current turn, from `steps` (each a pair of the
+    state before a decision and the decision, oldest first): the trailing run of
+    decisions of one seat. Returns those pairs."""
+    steps = [(st, a) for st, a in steps if not st.is_chance_node()]
+    if not steps:
+        return []
+    seat = steps[-1][0].current_player()
+    run = []
+    for st, a in reversed(steps):
+        if st.current_player() != seat:
+            break
+        run.append((st, a))
+    return run[::-1]
+
+
+def record_steps(record, upto: int | None = None) -> list[tuple]:
+    """(the state before, decision) for each of the first `upto` decisions of a record."""
+    state = record.game.new_game(record.seed)
+    out = []
+    for action in record.decisions[:upto]:
+        out.append((state.clone(), action))
         state.apply_action(action)
         state.resolve_chance()
     return out

@@ -50,6 +50,7 @@ SEAT_FILL = {"Red": "#d62728", "Blue": "#1f5fbf", "Green": "#2e9e3e", "Yellow": 
 SEAT_INK = {"Red": "#ffffff", "Blue": "#ffffff", "Green": "#ffffff", "Yellow": "#222222"}
 GOLD, SILVER = "#d9a91a", "#c4c7cf"
 HIGHLIGHT = "#e6007e"          # the suggested turn, drawn on top
+LAST = "#7b3fbf"               # the last turn played
 TARGET = "#0a84ff"             # clickable decisions (interactive pictures)
 WATER, WATER_EDGE = "#bfe0f2", "#5b9bc4"
 PAPER, INK, FAINT = "#fbf7ee", "#222222", "#8a8070"
@@ -754,11 +755,58 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
     svg.close()
 
 
+def _draw_last(svg: _Svg, last: list, viewer) -> None:
+    """Mark the decisions of the last turn (pairs of the state before and the decision):
+    where a push went in and which outer space it pushed out, the river step, the
+    quarter sealed, the card played, the tile taken. A decision the viewer cannot see
+    whole (an opponent's hidden keep) is not marked."""
+    from ulm.decisions import shown_whole
+    svg.open("g", class_="last-move")
+    for before, action in last:
+        if before.is_chance_node() or not shown_whole(before, action, viewer):
+            continue
+        target = action_target(before, action)
+        if not target:
+            continue
+        marks = [_key(target)]
+        if target["kind"] == "entry":
+            cx, cy, direction, _, _ = _entry_arrow(target["value"])
+            svg.add("path", d=_arrow_path(cx, cy, direction, 30, 11), fill=LAST,
+                    stroke="#ffffff", stroke_width=1.5, class_="last-push")
+            after = before.clone()
+            after.apply_action(action)
+            out = after.raw()["pushed_out_at"]
+            if out >= 0:
+                marks.append(("outer", out, None))
+        elif target["kind"] == "river-space":
+            raw = before.raw()
+            start = raw["players"][raw["turn_player"]]["barge"]
+            x1 = MARGIN + start * RIVER_W + RIVER_W / 2
+            x2 = MARGIN + target["value"] * RIVER_W + RIVER_W / 2
+            top = RIVER_Y + RIVER_H - 8
+            svg.add("path", d=f"M{x1:.1f},{top:.1f} Q{(x1 + x2) / 2:.1f},{top + 20:.1f} "
+                              f"{x2:.1f},{top:.1f}", fill="none", stroke=LAST,
+                    stroke_width=3, stroke_dasharray="6 3")
+        for key in marks:
+            box = svg.boxes.get(key)
+            if box is None and key[0] == "card":   # a card played goes in front of its seat
+                box = next((b for k, b in svg.boxes.items()
+                            if k[0] == "card" and k[1] == key[1]), None)
+            if box:
+                x, y, w, h = box
+                svg.rect(x - 5, y - 5, w + 10, h + 10, "none", stroke=LAST, sw=3, rx=7,
+                         stroke_dasharray="8 4", data_last=str(action))
+    svg.close()
+
+
 # --- the whole picture -----------------------------------------------------------------------
 
 def board_svg(state, viewer: int | None = None, highlight: list[int] | None = None,
-              interactive: bool = False) -> str:
-    """The board as a standalone SVG document (see the module doc for its elements)."""
+              interactive: bool = False, last: list | None = None) -> str:
+    """The board as a standalone SVG document (see the module doc for its elements).
+
+    last: the decisions of the last turn as pairs (the state before, the decision),
+    e.g. ulm.decisions.last_turn(...); each is marked (class "last-move")."""
     from ulm.positions import state_to_position
     pos = state_to_position(state, viewer)
     table = state.game.table
@@ -777,6 +825,8 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     height = _draw_players(svg, pos, table) + 20
     highlight = list(highlight or [])
     _draw_info(svg, pos, table, [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)])
+    if last:
+        _draw_last(svg, last, viewer)
     if highlight:   # on top of everything, once every element's box is known
         _draw_highlight(svg, state, highlight)
     head = _Svg({})

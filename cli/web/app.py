@@ -12,6 +12,8 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/decide         {"decision": id | name} or {"text": words} (follow)
     POST   /api/games/{id}/undo
     POST   /api/games/{id}/goto           {"index": k, "as": seat | "all"}   (review)
+    GET    /api/games/{id}/board?index=k  the board after k decisions, the last turn marked
+    POST   /api/games/{id}/takeback       {"index": k}: back to k decisions   (play)
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
     POST   /api/games/{id}/hint           {"seconds": s} -> job
     POST   /api/games/{id}/annotate       {"seat": s, "seconds": s} -> job   (review)
@@ -145,6 +147,23 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         session.goto(body.get("index", session.index), body.get("as"))
         return JSONResponse(session.to_json())
 
+    async def board_at(request):
+        session = server.game(request.path_params["game"])
+        raw = request.query_params.get("index", "")
+        try:
+            index = int(raw)
+        except ValueError:
+            raise WebError(f"index: must be a whole number, got {raw[:40]!r}") from None
+        return JSONResponse(session.board_at(index))
+
+    async def take_back(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        if not hasattr(session, "take_back"):
+            raise WebError("takeback: only a game being played can be taken back", 409)
+        session.take_back(body.get("index"))
+        return JSONResponse(session.to_json())
+
     async def download(request):
         session = server.game(request.path_params["game"])
         kind, data = session.export()
@@ -190,6 +209,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         Route("/api/games/{game}/decide", endpoint(decide), methods=["POST"]),
         Route("/api/games/{game}/undo", endpoint(undo), methods=["POST"]),
         Route("/api/games/{game}/goto", endpoint(goto), methods=["POST"]),
+        Route("/api/games/{game}/board", endpoint(board_at)),
+        Route("/api/games/{game}/takeback", endpoint(take_back), methods=["POST"]),
         Route("/api/games/{game}/download", endpoint(download)),
         Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
         Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),

@@ -191,23 +191,51 @@ class Session:
         else:
             out["hint"] = None
         out["options"] = self.options()
-        out["svg"] = draw(st, viewer, highlight, bool(out["options"]))
+        out["svg"] = draw(st, viewer, highlight, bool(out["options"]), self.last_steps())
         return out
+
+    def last_steps(self, upto: int | None = None) -> list:
+        """(state before, decision) pairs of the last turn up to decision `upto`, for the
+        last-move marks (the picture leaves out what the viewer cannot see)."""
+        return []
+
+    def board_at(self, index) -> dict:
+        """The board after the first `index` entries of the history, through the viewer's
+        eyes (looking back; the game itself is not changed)."""
+        raise WebError("index: this game cannot be looked back through", 409)
 
 
 def history(record, viewer) -> list[dict]:
-    """The decisions of a record in the words `viewer` may read (ulm.decisions.record_words:
-    an opponent's hidden keep is said by its discards)."""
-    from ulm.decisions import record_words
-    return [{"index": k, "seat": SEATS[p], "name": words}
-            for k, (p, words) in enumerate(record_words(record, viewer))]
+    """The decisions of a record in the words `viewer` may read, each with the chance
+    events after it (ulm.decisions.record_events: an opponent's hidden keep is said by its
+    discards, a card it drew unseen as "Blue drew a card")."""
+    from ulm.decisions import record_events
+    return [{"index": k, "seat": SEATS[e["seat"]], "name": e["words"], "chance": e["chance"]}
+            for k, e in enumerate(record_events(record, viewer))]
 
 
-def draw(state, viewer, highlight, interactive) -> str:
+def record_board(record, upto: int, viewer) -> dict:
+    """The board of a record after `upto` decisions, seen by `viewer`, its last turn
+    marked."""
+    from ulm.decisions import last_turn, record_steps
+    if isinstance(upto, bool) or not isinstance(upto, int) \
+            or not 0 <= upto <= len(record.decisions):
+        raise WebError(f"index: must be a whole number from 0 to {len(record.decisions)}, "
+                       f"got {upto!r}")
+    steps = record_steps(record, upto)
+    state = record.game.new_game(record.seed)
+    for action in record.decisions[:upto]:
+        state.apply_action(action)
+        state.resolve_chance()
+    return {"index": upto, "total": len(record.decisions),
+            "svg": draw(state, viewer, None, False, last_turn(steps))}
+
+
+def draw(state, viewer, highlight, interactive, last=None) -> str:
     from ulm.picture import board_svg
     try:
         return board_svg(state, viewer=viewer, highlight=highlight or None,
-                         interactive=interactive)
+                         interactive=interactive, last=last or None)
     except Exception:  # e.g. a set-up still being entered: show the text picture instead
         from xml.sax.saxutils import escape
 
@@ -363,6 +391,31 @@ class PlaySession(Session):
             out["can_undo"] = self.table.can_undo()
             return out
 
+    def last_steps(self, upto=None):
+        from ulm.decisions import last_turn, record_steps
+        rec = self.table.record
+        return last_turn(record_steps(rec, upto)[-40:])
+
+    def board_at(self, index):
+        with self.lock:
+            return record_board(self.table.record, index, self.viewer())
+
+    def take_back(self, index):
+        """Take back decisions until at most `index` are left (stopping at a decision of a
+        person: a bot to move moves again)."""
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise WebError(f"index: must be a whole number, got {index!r}")
+        with self.lock:
+            if index >= len(self.table.record.decisions):
+                raise WebError("index: nothing to take back after that decision", 409)
+            while len(self.table.record.decisions) > index:
+                if self.table.undo() is None:
+                    break
+            del self.movers[len(self.table.record.decisions):]
+            self.thinking = None
+            self.changed()
+        self.start_bots()
+
     def export(self):
         with self.lock:
             if not self.state.is_terminal() and self.viewer() is not None:
@@ -384,6 +437,7 @@ class FollowSession(Session):
         self.seat = seat
         self.stack = [state]            # states after each entered event; undo pops
         self.events: list[dict] = []    # {"seat", "name"}
+        self.actions: list = []         # the decision applied for each event (for the marks)
 
     @property
     def state(self):
@@ -435,11 +489,12 @@ class FollowSession(Session):
                 entered, field = opt["decision"], "decision"
             nxt = st.clone()
             try:
-                apply_decision(nxt, entered, self.seat)
+                done = apply_decision(nxt, entered, self.seat)
             except DecisionError as exc:
                 raise WebError(f"{field}: {exc}") from None
             self.stack.append(nxt)
             self.events.append({"seat": _seat_name(mover), "name": name})
+            self.actions.append(done if isinstance(done, int) else None)
             self.changed()
 
     def undo(self):
@@ -448,6 +503,7 @@ class FollowSession(Session):
                 raise WebError("undo: nothing entered yet", 409)
             self.stack.pop()
             self.events.pop()
+            self.actions.pop()
             self.changed()
 
     def hint_seat(self):
@@ -468,6 +524,22 @@ class FollowSession(Session):
             out["can_save"] = self._savable()
             out["words_hint"] = self.words_hint()
             return out
+
+    def last_steps(self, upto=None):
+        from ulm.decisions import last_turn
+        upto = len(self.events) if upto is None else upto
+        return last_turn([(st, a) for st, a in zip(self.stack[:upto], self.actions[:upto])
+                          if a is not None][-40:])
+
+    def board_at(self, index):
+        with self.lock:
+            if isinstance(index, bool) or not isinstance(index, int) \
+                    or not 0 <= index <= len(self.events):
+                raise WebError(f"index: must be a whole number from 0 to {len(self.events)}, "
+                               f"got {index!r}")
+            return {"index": index, "total": len(self.events),
+                    "svg": draw(self.stack[index], self.seat, None, False,
+                                self.last_steps(index))}
 
     def _savable(self):
         try:
@@ -579,6 +651,14 @@ class ReviewSession(Session):
             out["can_undo"] = self.index > 0
             out["annotation"] = self.annotation if self._annotation_shown() else None
             return out
+
+    def last_steps(self, upto=None):
+        from ulm.decisions import last_turn, record_steps
+        return last_turn(record_steps(self.full, self.index)[-40:])
+
+    def board_at(self, index):
+        with self.lock:
+            return record_board(self.full, index, self.seat)
 
     def export(self):
         return "record", self.data

@@ -9,6 +9,8 @@ const BOT_EXAMPLES = ["human", "ismcts:iterations=2000", "ismcts:time=2", "greed
 let game = null;          // the last game JSON from the server
 let job = null;           // the running search (hint or annotation)
 let pollTimer = null;
+let looking = null;
+let lookingFor = null;    // the index of a board being fetched       // looking back: {index, total, svg} of an earlier board (play, follow)
 let info = {max_seconds: 30};
 
 // ---------------------------------------------------------------- server calls
@@ -129,11 +131,13 @@ function esc(s) {
 
 function render() {
   const g = game;
-  // the board, with its clickable targets
-  $("#board").innerHTML = g.svg;
+  if (looking && (g.mode === "review" || looking.total !== g.history.length)) looking = null;
+  // the board, with its clickable targets (or an earlier board, looked back at)
+  $("#board").innerHTML = looking ? looking.svg : g.svg;
   const svg = $("#board svg");
   if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
-  wireTargets();
+  if (!looking) wireTargets();
+  renderLooking();
 
   // summary
   const seats = g.seats.map((s) => {
@@ -193,22 +197,84 @@ function render() {
   $("#download").textContent = g.mode === "follow" ? "Save view" : "Save record";
   $("#download").disabled = (g.mode === "follow" && !g.can_save) ||
     (g.mode === "play" && !g.terminal && g.viewer !== null);
+  // the move list: click (or Enter on) a decision to see the board right after it
   const hist = $("#history");
-  hist.innerHTML = g.history.map((h) => {
-    const cur = g.mode === "review" && h.index === g.index ? " current" : "";
-    return `<li class="h${cur}" data-index="${h.index}" value="${h.index + 1}"><span class="seat-dot seat-${h.seat}"></span>${esc(h.name)}</li>`;
+  const at = shownIndex();
+  const start = `<li class="h start${at === 0 ? " current" : ""}" data-after="0" value="0" tabindex="0" title="the board before the first decision">start</li>`;
+  hist.innerHTML = start + g.history.map((h) => {
+    const cur = h.index + 1 === at ? " current" : "";
+    const chance = (h.chance || []).map((c) => `<span class="chance">${esc(c)}</span>`).join("");
+    return `<li class="h${cur}" data-index="${h.index}" data-after="${h.index + 1}" value="${h.index + 1}" tabindex="0" title="see the board after this decision"><span class="seat-dot seat-${h.seat}"></span><span class="who-did">${esc(h.seat)}</span> ${esc(h.name)}${chance}</li>`;
   }).join("");
-  if (g.mode === "review") {
-    for (const li of hist.querySelectorAll("li")) li.onclick = () => goto(+li.dataset.index);
-    const cur = hist.querySelector(".current");
-    if (cur) cur.scrollIntoView({block: "nearest"});
-  } else {
-    hist.scrollTop = hist.scrollHeight;
+  for (const li of hist.querySelectorAll("li")) {
+    li.onclick = () => showAt(+li.dataset.after);
+    li.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showAt(+li.dataset.after); } };
   }
+  const cur = hist.querySelector(".current");
+  if (cur && (looking || g.mode === "review")) cur.scrollIntoView({block: "nearest"});
+  else hist.scrollTop = hist.scrollHeight;
 
   const botToMove = g.seats.some((s) => s.seat === g.to_move && s.kind === "bot");
   if (g.thinking || job || (botToMove && !g.terminal)) startPolling(); else stopPolling();
 }
+
+// ---------------------------------------------------------------- looking back
+// The position shown: the number of decisions played before it.
+function shownIndex() {
+  if (!game) return 0;
+  if (game.mode === "review") return game.index;
+  return looking ? looking.index : game.history.length;
+}
+
+async function showAt(index) {
+  const g = game;
+  if (!g) return;
+  const total = g.mode === "review" ? g.total : g.history.length;
+  index = Math.max(0, Math.min(index, total));
+  if (g.mode === "review") return goto(index);
+  if (index === total) { looking = null; lookingFor = null; render(); return; }
+  lookingFor = index;     // arrow keys pressed meanwhile step on from here
+  await call(async () => {
+    const b = await api("GET", `/api/games/${g.id}/board?index=${index}`);
+    if (lookingFor !== index) return;
+    lookingFor = null;
+    looking = b;
+    render();
+  });
+}
+
+function renderLooking() {
+  const box = $("#looking");
+  box.hidden = !looking;
+  if (!looking) return;
+  $("#looking-text").textContent = looking.index === 0
+    ? "The board before the first decision."
+    : `The board after decision ${looking.index} of ${looking.total}.`;
+  $("#take-back").hidden = game.mode !== "play";
+}
+
+async function takeBack() {
+  if (!looking) return;
+  const index = looking.index;
+  if (!confirm(`Take back every decision after decision ${index}?`)) return;
+  await call(async () => {
+    game = await api("POST", `/api/games/${game.id}/takeback`, {index});
+    looking = null;
+    render();
+  });
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!game || $("#game").hidden) return;
+  const tag = (ev.target.tagName || "").toLowerCase();
+  if (["input", "select", "textarea"].includes(tag)) return;
+  const total = game.mode === "review" ? game.total : game.history.length;
+  const at = lookingFor !== null && game.mode !== "review" ? lookingFor : shownIndex();
+  const to = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: total}[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  if (to >= 0 && to <= total && to !== at) showAt(to);
+});
 
 // The interactive SVG marks the targets of the legal decisions with class "target"
 // and their ids in data-actions; keep those the page offers, and act on a click.
@@ -218,10 +284,20 @@ function wireTargets() {
     const opts = (el.dataset.actions || "").split(/[ ,]+/).filter((a) => offered.has(a)).map((a) => offered.get(a));
     if (!opts.length) { el.classList.remove("target"); continue; }
     el.classList.add("clickable");
-    el.addEventListener("click", (ev) => {
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", opts.map((o) => o.name).join(" or "));
+    const act = (ev) => {
       ev.stopPropagation();
       if (opts.length === 1) decide(opts[0].decision);
       else showMenu(ev, opts);
+    };
+    el.addEventListener("click", act);
+    el.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      const r = el.getBoundingClientRect();
+      act({stopPropagation() {}, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2});
     });
   }
 }
@@ -240,6 +316,7 @@ function showMenu(ev, opts) {
   menu.style.left = `${ev.clientX - wrap.left + 8}px`;
   menu.style.top = `${ev.clientY - wrap.top + 8}px`;
   menu.hidden = false;
+  menu.querySelector("button").focus();
 }
 document.addEventListener("click", () => { $("#menu").hidden = true; });
 
@@ -432,6 +509,8 @@ async function main() {
   $("#words").onsubmit = enterWords;
   $("#cancel").onclick = cancel;
   $("#annotate").onclick = annotate;
+  $("#back-to-game").onclick = () => { looking = null; render(); };
+  $("#take-back").onclick = takeBack;
   $("#rv-first").onclick = () => goto(0);
   $("#rv-prev").onclick = () => goto(Math.max(game.index - 1, 0));
   $("#rv-next").onclick = () => goto(Math.min(game.index + 1, game.total));
