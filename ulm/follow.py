@@ -334,8 +334,12 @@ def expand_words(state, text: str, viewer: int | None = None) -> str | None:
     names = [words for words, _ in options(state, viewer)]
     found = abbreviations(text, names)
     if len(found) > 1:
-        shown = ", ".join(repr(n) for n in found[:12]) + (" ..." if len(found) > 12 else "")
-        raise DecisionError(f"{text!r} could be any of {len(found)}: {shown}; type more of it")
+        if len(found) == 2:
+            shown = f"{found[0]!r} or {found[1]!r}"
+        else:
+            shown = f"any of {len(found)}: " + ", ".join(repr(n) for n in found[:12]) + (
+                ", ..." if len(found) > 12 else "")
+        raise DecisionError(f"{text!r} could be {shown}; type more of it")
     return found[0] if found else None
 
 
