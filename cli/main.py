@@ -163,13 +163,13 @@ def replay_cmd(record, at, viewer, as_json, output):
 # the commands of the other modules of cli/
 from cli.bench_cmd import bench  # noqa: E402
 from cli.ladder_cmd import ladder  # noqa: E402
-from cli.play_cmd import play, tournament  # noqa: E402
+from cli.play_cmd import bots_cmd, play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
 from cli.tune_cmd import tune  # noqa: E402
 from cli.apply_cmd import apply  # noqa: E402
 from cli.annotate_cmd import annotate  # noqa: E402
 
-for _command in (suggest, play, tournament, bench, apply, annotate, ladder, tune):
+for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)

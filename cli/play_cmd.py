@@ -204,3 +204,48 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl"
                        f"{', ' + plot if plot else ''})")
 
+
+
+@click.command("bots", context_settings=HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the bots and options as JSON.")
+def bots_cmd(as_json):
+    """List the bots and their options (a bot spec is NAME or NAME:OPTION=VALUE,...).
+
+    Example: ulm play --bots ismcts:iterations=5000,seed=2,greedy
+    """
+    from mcts.bots import BOTS, OPTIONS, PRESETS
+    table = {}
+    for name, cls in BOTS.items():
+        doc = (cls.__doc__ or "").strip().split("\n")[0]
+        table[name] = {"about": doc, "options": {
+            opt: _default_text(cls, opt) for opt in cls.options}}
+    if as_json:
+        click.echo(json.dumps({"bots": table, "options": {k: v[1] for k, v in OPTIONS.items()},
+                               "presets": PRESETS}, indent=1))
+        return
+    width = max(len(n) for n in table)
+    click.echo("Bots (`ulm play --bots NAME:OPTION=VALUE,...`, `ulm tournament`, "
+               "`ulm play --human`):")
+    for name, entry in table.items():
+        click.echo(f"  {name:<{width}}  {entry['about']}")
+    click.echo("")
+    click.echo("Options (the bots that take each, with its default there):")
+    owidth = max(len(o) for o in OPTIONS)
+    for opt, (_, meaning) in OPTIONS.items():
+        takers = ", ".join(f"{name} {entry['options'][opt]}" for name, entry in table.items()
+                           if opt in entry["options"])
+        click.echo(f"  {opt:<{owidth}}  {meaning}")
+        click.echo(f"  {'':<{owidth}}  [{takers}]")
+    click.echo("")
+    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESETS))
+
+
+def _default_text(cls, option: str) -> str:
+    """A bot's default of an option in words: its value, 'auto' (chosen by the others,
+    as mcts.search's defaults are), or 'none'."""
+    if option == "preset":
+        return "default"
+    if option not in cls.defaults:
+        return "none"
+    value = cls.defaults[option]
+    return "auto" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
