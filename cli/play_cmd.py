@@ -248,4 +248,6 @@ def _default_text(cls, option: str) -> str:
     if option not in cls.defaults:
         return "none"
     value = cls.defaults[option]
-    return "auto" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    if value is None:
+        return "auto"
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -17,7 +17,7 @@ from cli.main import main
 from mcts.session import PlaySession
 from ulm import ACTION_NAMES, CARDS
 from ulm.decisions import DecisionError, abbreviations, chance_name
-from ulm.follow import apply_decision, options, parse_decision
+from ulm.follow import options, parse_decision
 from ulm.positions import dumps, position_to_state, state_to_position
 from ulm.records import load_record
 
@@ -223,7 +223,8 @@ def test_plurals_in_the_session_messages(tmp_path):
 
 def test_menu_entries_never_run_together():
     names = ["lay Commercial Goods III in front (end-game points)",
-             "play Commercial Goods III (immediate bonus)", "seal in Reichenauer Hof with City Wall",
+             "play Commercial Goods III (immediate bonus)",
+             "seal in Reichenauer Hof with City Wall",
              "joker: take turquoise from the docks", "draw"]
     items = [f"{i:2d}. {n}" for i, n in enumerate(names, 1)]
     for width in (60, 100, 200):

@@ -29,8 +29,8 @@ from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, UnknownWords
                            parse_words)
 
 __all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "apply_decision", "decision_names",
-           "expand_words", "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options", "parse_decision",
-           "parse_line", "place_card", "place_coat"]
+           "expand_words", "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options",
+           "parse_decision", "parse_line", "place_card", "place_coat"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
