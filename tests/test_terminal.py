@@ -16,7 +16,7 @@ from cli.human_cmd import _columns
 from cli.main import main
 from mcts.session import PlaySession
 from ulm import ACTION_NAMES, CARDS
-from ulm.decisions import DecisionError, abbreviations, chance_name
+from ulm.decisions import DecisionError, chance_name
 from ulm.follow import options, parse_decision
 from ulm.positions import dumps, position_to_state, state_to_position
 from ulm.records import load_record
@@ -163,6 +163,7 @@ def test_did_you_mean_offers_only_legal_decisions(tmp_path):
 
 
 def test_a_full_name_is_never_read_as_an_abbreviation():
+    from ulm.decisions import abbreviations
     assert abbreviations("seal in Tillage", ["seal in Tillage", "seal in Tillage with City "
                                              "Wall"]) == ["seal in Tillage"]
     assert abbreviations("push r2 l", ["push row 2 from left", "push row 2 from right"]) == [
@@ -221,18 +222,19 @@ def test_plurals_in_the_session_messages(tmp_path):
     assert "decisions" not in res.stdout.split("Game stopped")[1]
 
 
-def test_menu_entries_never_run_together():
+def test_menu_entries_never_run_together(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")          # the terminal's width
     names = ["lay Commercial Goods III in front (end-game points)",
              "play Commercial Goods III (immediate bonus)",
              "seal in Reichenauer Hof with City Wall",
              "joker: take turquoise from the docks", "draw"]
     items = [f"{i:2d}. {n}" for i, n in enumerate(names, 1)]
-    for width in (60, 100, 200):
-        rows = _columns(items, width)
+    for width in (None, 60, 100, 200):           # None: the terminal's
+        rows = _columns(items) if width is None else _columns(items, width)
         assert re.findall(r"\d+\. ", " ".join(rows)) == [f"{i}. " for i in range(1, 6)]
         cells = [c.strip() for row in rows for c in re.split(r"\s{2,}(?=\s?\d+\. )", row)]
         assert cells == [i.strip() for i in items], rows
-        assert all(len(row) <= max(width, max(len(i) for i in items)) for row in rows)
+        assert all(len(row) <= max(width or 98, max(len(i) for i in items)) for row in rows)
     assert len(_columns([f"{i:2d}. push row {i} from left" for i in range(1, 13)], 98)) == 4
 
 
