@@ -120,7 +120,8 @@ def validate_cmd(file):
         kind = ""
     if str(kind).startswith("ulm-record"):
         rec = load_record(file)
-        click.echo(f"{file}: a valid game record, {len(rec.decisions)} decisions")
+        from ulm.render import plural
+        click.echo(f"{file}: a valid game record, {plural(len(rec.decisions), 'decision')}")
     elif str(kind).startswith("ulm-board"):
         load_board(file)
         click.echo(f"{file}: a valid board table")
@@ -143,7 +144,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     """Replay a game record and show (or save) the position at a decision."""
     from ulm.positions import dumps, state_to_position
     from ulm.records import load_record
-    from ulm.render import render_breakdown, render_position, result_line
+    from ulm.render import plural, render_breakdown, render_position, result_line
     rec = load_record(record, at)
     state = rec.state
     if viewer is not None and viewer >= state.num_players():
@@ -152,7 +153,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     if output is not None or as_json:
         write_output(dumps(data), output)
         return
-    click.echo(f"After {len(rec.decisions)} decisions:")
+    click.echo(f"After {plural(len(rec.decisions), 'decision')}:")
     click.echo(render_position(data, state.game.table,
                                result_line(state) if state.is_terminal() else None))
     if viewer is None:

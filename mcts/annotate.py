@@ -158,7 +158,8 @@ class AnnotationReport:
         ax.set_ylim(0, 108)
         ax.set_xlabel("decision number in the record")
         ax.set_ylabel(f"{SEATS[self.seat]}'s win probability (%)")
-        budget = f"{self.iterations} iterations" if self.iterations else f"{self.time} s"
+        budget = (f"{self.iterations} iteration{'s' if self.iterations != 1 else ''}"
+                  if self.iterations else f"{self.time} s")
         ax.set_title(title or f"{SEATS[self.seat]}'s win probability, searcher {budget} a decision",
                      fontsize=10)
         legend = ax.legend(fontsize=7, loc="lower left")

@@ -379,3 +379,19 @@ def test_in_a_terminal_quit_and_resume(tmp_path):
                 input="1\n" * (4 + answers))
     assert whole.exit_code == 0, whole.output
     assert json.loads(record.read_text()) == json.loads((tmp_path / "whole.json").read_text())
+
+
+def test_one_decision_iteration_visit_in_the_singular(tmp_path):
+    record = EXAMPLES / "record-2p.json"
+    res = run("replay", record, "--at", 1)
+    assert res.exit_code == 0 and res.stdout.startswith("After 1 decision:\n"), res.output
+    one = tmp_path / "one.json"
+    data = json.loads(record.read_text())
+    one.write_text(json.dumps(dict(data, decisions=data["decisions"][:1])))
+    res = run("validate", one)
+    assert res.exit_code == 0 and res.stdout.strip().endswith("a valid game record, 1 decision")
+    res = run("annotate", record, "--as", "Red", "--iterations", 1, "--quiet", "--top", 1)
+    assert res.exit_code == 0, res.output
+    assert "searched with 1 iteration each" in res.stdout
+    assert re.search(r"\(win \d+%, 1 visit\)", res.stdout), res.stdout
+    assert not re.search(r"\b1 (decisions|iterations|visits)\b", res.stdout)
