@@ -241,7 +241,7 @@ def test_menu_entries_never_run_together(monkeypatch):
 # --- a stopped game goes on exactly ------------------------------------------------------------
 
 @pytest.mark.parametrize("players, human, bots", [
-    (2, "Red", "ismcts:iterations=20"), (3, "Blue", "ismcts:iterations=15,random"),
+    (2, "Red", "ismcts:iterations=20,reuse=1"), (3, "Blue", "ismcts:iterations=15,random"),
     (4, "Yellow", "random:seed=4,greedy,pimc:iterations=5,determinizations=2")])
 def test_a_resumed_game_is_the_uninterrupted_one(players, human, bots, tmp_path):
     """The same seed and the same inputs, once in one go and once stopped with q (after an
