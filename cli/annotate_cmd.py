@@ -16,11 +16,16 @@ def _percent(x) -> str:
     return f"{100 * x:4.0f}%"
 
 
+def _count(n: int, word: str) -> str:
+    """'1 visit', '1,000 visits'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     """The report as text: the biggest mistakes first, then every decision."""
     from ulm import SEATS
     seat = SEATS[report.seat]
-    budget = (f"{report.iterations} iterations" if report.iterations
+    budget = (_count(report.iterations, "iteration") if report.iterations
               else f"{report.time:g} s")
     notes = report.notes
     lines = [f"{path}: {seat}'s {len(notes)} decision{'s' if len(notes) != 1 else ''}, "
@@ -45,9 +50,10 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
         lines.append("Biggest mistakes:")
         for n in mistakes[:top]:
             lines.append(f"  #{n.index:<4} round {n.round:>2}: played {n.played!r} "
-                         f"(win {_percent(n.played_win).strip()}, {n.played_visits:,} visits), "
+                         f"(win {_percent(n.played_win).strip()}, "
+                         f"{_count(n.played_visits, 'visit')}), "
                          f"searcher: {n.best!r} (win {_percent(n.best_win).strip()}, "
-                         f"{n.best_visits:,} visits): loss {100 * n.loss:.0f} ± "
+                         f"{_count(n.best_visits, 'visit')}): loss {100 * n.loss:.0f} ± "
                          f"{100 * n.uncertainty:.0f} points")
         lines.append("")
     else:

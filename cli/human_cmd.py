@@ -47,26 +47,39 @@ def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[
     return seats
 
 
-def _columns(items: list[str], width: int = 40) -> list[str]:
-    per_row = max(1, 100 // width)
+def _columns(items: list[str], width: int | None = None) -> list[str]:
+    """The menu in columns as wide as its longest entry and two blanks apart, as many
+    as fit the terminal's width (at most 100 characters): entries never run together."""
+    import shutil
+    if width is None:
+        width = min(shutil.get_terminal_size((100, 24)).columns, 100) - 2
+    col = max((len(s) for s in items), default=0) + 2
+    per_row = max(1, (width + 2) // col)
     rows = []
     for i in range(0, len(items), per_row):
-        rows.append("".join(f"{s:<{width}}" for s in items[i:i + per_row]).rstrip())
+        rows.append("".join(f"{s:<{col}}" for s in items[i:i + per_row]).rstrip())
     return rows
 
 
-def play_human(seats, seed, variant, board, record_path, hint_iterations):
+def play_human(seats, seed, variant, board, record_path, hint_iterations, resume=None):
+    """The terminal game; `resume`: a saved game's record (its seats are `seats`)."""
     from mcts.session import PlaySession
     from ulm import SEATS
     from ulm.decisions import DecisionError, decision_words
     from ulm.follow import parse_decision
     from ulm.positions import state_to_position
-    from ulm.render import render_position
+    from ulm.render import plural, render_position
 
-    game = PlaySession(seats, seed=seed, variant=variant, board=board)
+    if resume is not None:
+        game = PlaySession.resume(resume)
+        seats, seed, variant = game.seats, game.record.seed, game.record.game.variant
+    else:
+        game = PlaySession(seats, seed=seed, variant=variant, board=board)
     humans = [p for p, s in enumerate(seats) if s == "human"]
     record_path = record_path or default_record_path()
-    click.echo(f"Ulm, {len(seats)} players, {variant} game, seed {seed}.")
+    resumed = (f", resumed after {plural(len(game.record.decisions), 'decision')}"
+               if resume is not None else "")
+    click.echo(f"Ulm, {len(seats)} players, {variant} game, seed {seed}{resumed}.")
     for p, s in enumerate(seats):
         click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else s}")
     click.echo(COMMANDS_HELP)
@@ -84,6 +97,12 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
             click.echo(f"round {rnd:2d} {SEATS[p]} ({seats[p]}): " + "; ".join(bot_turn)
                        + f"  -> {game.state.scores()[p]} VP")
             bot_turn.clear()
+
+    def saved(how):
+        game.record.save(record_path)
+        return (f"Game {how} after {plural(len(game.record.decisions), 'decision')}; record "
+                f"saved to {record_path} (go on with `ulm play --resume {record_path}`, look "
+                f"at it with `ulm replay {record_path}`).")
 
     try:
         while not game.state.is_terminal():
@@ -114,14 +133,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
             if not text:
                 continue
             if text == "?":
-                result = game.hint(iterations=hint_iterations, seed=len(game.record.decisions))
-                line = " -> ".join(_name(s.action) for s in result.principal_line())
-                if result.forced:
-                    line = f"{_name(result.best_action)} (the only legal decision)"
-                click.echo(f"Hint ({hint_iterations} iterations): {line}")
-                for a in result.actions[:5]:
-                    click.echo(f"  {_name(a.action):<40} win {100 * a.win_probability[p]:5.1f}%  "
-                               f"({a.visits} visits)")
+                _hint(game, p, hint_iterations)
                 continue
             if text.lower() == "u":
                 taken = game.undo()
@@ -135,9 +147,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
                 show_board(p)
                 continue
             if text.lower() == "q":
-                game.record.save(record_path)
-                click.echo(f"Game stopped after {len(game.record.decisions)} decisions; record "
-                           f"saved to {record_path} (look at it with `ulm replay {record_path}`).")
+                click.echo(saved("stopped"))
                 raise SystemExit(0)
             if text.isdigit():
                 k = int(text)
@@ -155,13 +165,44 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations):
             for e in events:
                 click.echo(f"  {e}")
     except (KeyboardInterrupt, click.Abort, EOFError):   # Ctrl-C, or the input ended
-        game.record.save(record_path)
         click.echo("")
-        click.echo(f"Game interrupted after {len(game.record.decisions)} decisions; record saved "
-                   f"to {record_path} (look at it with `ulm replay {record_path}`).")
+        click.echo(saved("interrupted"))
         raise SystemExit(130)
     game.record.save(record_path)
     return game, record_path
+
+
+def _hint(game, p, iterations) -> None:
+    """The searcher's advice, with a progress bar on standard error; Ctrl-C cancels the
+    hint (the search stops at once), not the game. The names are those of `ulm suggest
+    --json` (mcts.search.action_name)."""
+    from cli.suggest_cmd import _progress_bar
+    from ulm import SEATS
+    from ulm.render import plural
+    bar = _progress_bar(iterations, None, True)
+    progress = None
+    if bar is not None:
+        def progress(done, elapsed):
+            if done > bar.n:
+                bar.update(min(done, bar.total) - bar.n)
+    try:
+        result = game.hint(iterations=iterations, progress=progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        click.echo("")
+        click.echo(f"Hint cancelled; {SEATS[p]} to decide.")
+        return
+    if bar is not None:
+        bar.close()
+    line = " -> ".join(s.name for s in result.principal_line())
+    if result.forced:
+        line = f"{result.best_action_name} (the only legal decision)"
+    click.echo(f"Hint ({plural(iterations, 'iteration')}): {line}")
+    width = max(len(a.name) for a in result.actions[:5])
+    for a in result.actions[:5]:
+        click.echo(f"  {a.name:<{width}}  win {100 * a.win_probability[p]:5.1f}%  "
+                   f"({plural(a.visits, 'visit')})")
 
 
 def _name(a: int) -> str:

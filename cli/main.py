@@ -143,7 +143,8 @@ def validate_cmd(file):
             rec = replay(data, None, source)
         except RecordError as exc:
             raise RecordError(f"{source}: {exc}") from None
-        click.echo(f"{source}: a valid game record, {len(rec.decisions)} decisions")
+        from ulm.render import plural
+        click.echo(f"{source}: a valid game record, {plural(len(rec.decisions), 'decision')}")
     elif str(kind).startswith("ulm-board"):
         parse_board(data, source)     # its errors name the source
         click.echo(f"{source}: a valid board table")
@@ -169,7 +170,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     """Replay a game record and show (or save) the position at a decision."""
     from ulm.positions import dumps, state_to_position
     from ulm.records import load_record
-    from ulm.render import render_breakdown, render_position, result_line
+    from ulm.render import plural, render_breakdown, render_position, result_line
     rec = load_record(record, at)
     state = rec.state
     if viewer is not None and viewer >= state.num_players():
@@ -178,7 +179,7 @@ def replay_cmd(record, at, viewer, as_json, output):
     if output is not None or as_json:
         write_output(dumps(data), output)
         return
-    click.echo(f"After {len(rec.decisions)} decisions:")
+    click.echo(f"After {plural(len(rec.decisions), 'decision')}:")
     click.echo(render_position(data, state.game.table,
                                result_line(state) if state.is_terminal() else None))
     if viewer is None:
@@ -189,13 +190,13 @@ def replay_cmd(record, at, viewer, as_json, output):
 # the commands of the other modules of cli/
 from cli.bench_cmd import bench  # noqa: E402
 from cli.ladder_cmd import ladder  # noqa: E402
-from cli.play_cmd import play, tournament  # noqa: E402
+from cli.play_cmd import bots_cmd, play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
 from cli.tune_cmd import tune  # noqa: E402
 from cli.apply_cmd import apply  # noqa: E402
 from cli.annotate_cmd import annotate  # noqa: E402
 
-for _command in (suggest, play, tournament, bench, apply, annotate, ladder, tune):
+for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)

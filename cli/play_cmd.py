@@ -44,18 +44,29 @@ def _check_specs(specs: list[str]) -> None:
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Save the game record here (replay it with `ulm replay`).")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None, metavar="RECORD",
+              help="Go on with a game stopped with q or Ctrl-C (its record: the seats, seed, "
+                   "variant and board come from it); it is saved back to RECORD (or --record). "
+                   "The bots decide as they would have without the stop.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @fail_on_input_errors
-def play(bots, humans, players, hint_iterations, seed, variant, board, record, quiet):
+def play(bots, humans, players, hint_iterations, seed, variant, board, record, resume, quiet):
     """Play one game between bots, with a log of every turn and the final scores.
 
     With --human SEAT you play that seat against the bots: the legal decisions
-    are listed by number and name; type one, or ? for a hint, u to undo your
-    last decision, b for the board, q to stop.
+    are listed by number and name; type one (or enough of its name to tell it
+    from the others: "push r2 l"), or ? for a hint (Ctrl-C cancels it), u to
+    undo your last decision, b for the board, q to stop (--resume RECORD goes
+    on later).
     """
     from mcts.games import play_game
     from ulm import SEATS
-    if humans:
+    saved = None
+    if resume is not None:
+        saved, humans = _resumed(resume)
+        specs = list(saved.bots)
+        record = record or resume
+    elif humans:
         from cli.human_cmd import seat_plan
         specs = seat_plan(sorted(set(humans)), _split_specs(bots) if bots else [], players)
         _check_specs([s for s in specs if s != "human"])
@@ -75,7 +86,8 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, q
             raise InputError(f"--record: {record + ': ' if record else ''}{exc.strerror}") from None
     if humans:
         from cli.human_cmd import play_human
-        game, record = play_human(specs, seed, variant, board, record, hint_iterations)
+        game, record = play_human(specs, seed, variant, board, record, hint_iterations,
+                                  resume=saved)
         state = game.state
         row = {"breakdown": [state.score_breakdown(p) for p in range(len(specs))],
                "returns": state.returns()}
@@ -96,6 +108,33 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, q
     click.echo(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners))
     if record:
         click.echo(f"Record saved to {record}")
+
+
+def _resumed(path: str):
+    """The record of a stopped game to go on with, and its people's seats; the options
+    the record decides may not be given."""
+    from ulm.records import RecordError, load_record
+    ctx = click.get_current_context()
+    given = [f"--{name.replace('_', '-')}" for name in ("bots", "humans", "players", "seed",
+                                                        "variant", "board")
+             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        shown = ", ".join("--human" if g == "--humans" else g for g in given)
+        raise InputError(f"--resume: the record decides the seats, seed, variant and board; "
+                         f"leave out {shown}")
+    try:
+        saved = load_record(path)
+    except (RecordError, OSError) as exc:
+        raise InputError(f"--resume: {exc}") from None
+    seats = saved.bots or []
+    if len(seats) != saved.game.num_players or "human" not in seats:
+        raise InputError(f"--resume: {path}: not a game of `ulm play --human` (its bots "
+                         f"field names no person's seat)")
+    if saved.state.is_terminal():
+        raise InputError(f"--resume: {path}: the game is over (look at it with "
+                         f"`ulm replay {path}`)")
+    _check_specs([s for s in seats if s != "human"])
+    return saved, tuple(p for p, s in enumerate(seats) if s == "human")
 
 
 def _split_specs(text: str) -> list[str]:
@@ -164,3 +203,50 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
             click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl"
                        f"{', ' + plot if plot else ''})")
 
+
+
+@click.command("bots", context_settings=HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the bots and options as JSON.")
+def bots_cmd(as_json):
+    """List the bots and their options (a bot spec is NAME or NAME:OPTION=VALUE,...).
+
+    Example: ulm play --bots ismcts:iterations=5000,seed=2,greedy
+    """
+    from mcts.bots import BOTS, OPTIONS, PRESETS
+    table = {}
+    for name, cls in BOTS.items():
+        doc = (cls.__doc__ or "").strip().split("\n")[0]
+        table[name] = {"about": doc, "options": {
+            opt: _default_text(cls, opt) for opt in cls.options}}
+    if as_json:
+        click.echo(json.dumps({"bots": table, "options": {k: v[1] for k, v in OPTIONS.items()},
+                               "presets": PRESETS}, indent=1))
+        return
+    width = max(len(n) for n in table)
+    click.echo("Bots (`ulm play --bots NAME:OPTION=VALUE,...`, `ulm tournament`, "
+               "`ulm play --human`):")
+    for name, entry in table.items():
+        click.echo(f"  {name:<{width}}  {entry['about']}")
+    click.echo("")
+    click.echo("Options (the bots that take each, with its default there):")
+    owidth = max(len(o) for o in OPTIONS)
+    for opt, (_, meaning) in OPTIONS.items():
+        takers = ", ".join(f"{name} {entry['options'][opt]}" for name, entry in table.items()
+                           if opt in entry["options"])
+        click.echo(f"  {opt:<{owidth}}  {meaning}")
+        click.echo(f"  {'':<{owidth}}  [{takers}]")
+    click.echo("")
+    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESETS))
+
+
+def _default_text(cls, option: str) -> str:
+    """A bot's default of an option in words: its value, 'auto' (chosen by the others,
+    as mcts.search's defaults are), or 'none'."""
+    if option == "preset":
+        return "default"
+    if option not in cls.defaults:
+        return "none"
+    value = cls.defaults[option]
+    if value is None:
+        return "auto"
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -138,10 +138,12 @@ class AnnotationReport:
         played = [(n.index + 1, 100 * n.played_win) for n in self.notes if n.played_action != n.best_action]
         ax.plot([x for x, _ in played], [y for _, y in played], "x", ms=5,
                 label="after the decision played", color="#d62728")
-        for n in self.mistakes()[:mark]:
-            ax.annotate(f"{n.played}\n(win -{100 * n.loss:.0f}%)", (n.index + 1, 100 * n.played_win),
-                        textcoords="offset points", xytext=(0, -28), ha="center", fontsize=7,
-                        color="#d62728", arrowprops=dict(arrowstyle="-", color="#d62728", lw=0.6))
+        labels = [ax.annotate(f"{n.played}\n(win -{100 * n.loss:.0f}%)",
+                              (n.index + 1, 100 * n.played_win), textcoords="offset points",
+                              xytext=(0, -14), ha="center", va="top", fontsize=7,
+                              color="#d62728",
+                              arrowprops=dict(arrowstyle="-", color="#d62728", lw=0.6))
+                  for n in self.mistakes()[:mark]]
         rounds = {}
         for n in self.notes:
             rounds.setdefault(n.round, n.index + 1)
@@ -156,13 +158,52 @@ class AnnotationReport:
         ax.set_ylim(0, 108)
         ax.set_xlabel("decision number in the record")
         ax.set_ylabel(f"{SEATS[self.seat]}'s win probability (%)")
-        budget = f"{self.iterations} iterations" if self.iterations else f"{self.time} s"
+        budget = (f"{self.iterations} iteration{'s' if self.iterations != 1 else ''}"
+                  if self.iterations else f"{self.time} s")
         ax.set_title(title or f"{SEATS[self.seat]}'s win probability, searcher {budget} a decision",
                      fontsize=10)
-        ax.legend(fontsize=7, loc="lower left")
+        legend = ax.legend(fontsize=7, loc="lower left")
         fig.tight_layout()
+        _place_labels(fig, ax, labels, [legend])
         _save_figure(fig, path)
         plt.close(fig)
+
+
+# where a label may go, in points from its mistake: below or above it, then further away
+# and to the sides, nearest first
+_LABEL_OFFSETS = sorted(((dx, dy) for dy in (-14, 14, -40, 40, -66, 66, -92, 92, 118, 144, 170)
+                         for dx in (0, -60, 60, -120, 120)),
+                        key=lambda o: (abs(o[1]), abs(o[0])))
+
+
+def _place_labels(fig, ax, labels, obstacles) -> None:
+    """Move each label (biggest mistake first) to the nearest place where it covers no
+    label placed before nor an obstacle (the legend), inside the axes when it can be;
+    measured on the drawn figure (label boxes in display units)."""
+    from matplotlib.text import Text
+    fig.canvas.draw()                     # the legend is placed when drawn
+    renderer = fig.canvas.get_renderer()
+    area = ax.get_window_extent(renderer)
+    taken = [o.get_window_extent(renderer) for o in obstacles]
+
+    def box_at(label, offset):
+        label.xyann = offset
+        label.set_verticalalignment("top" if offset[1] < 0 else "bottom")
+        return Text.get_window_extent(label, renderer)     # the text, not its line
+
+    for label in labels:
+        choice = None
+        for offset in _LABEL_OFFSETS:
+            box = box_at(label, offset)
+            if any(box.overlaps(t) for t in taken):
+                continue
+            if area.x0 <= box.x0 and box.x1 <= area.x1 and area.y0 <= box.y0 and \
+                    box.y1 <= area.y1:
+                choice = offset
+                break
+            if choice is None:
+                choice = offset                   # free, though outside the axes
+        taken.append(box_at(label, choice or _LABEL_OFFSETS[0]))
 
 
 def _save_figure(fig, path) -> None:

@@ -13,6 +13,15 @@ The chance events after each decision are drawn by the game's dealer (seeded
 by `seed`) exactly as `GameRecord.apply` draws them, so the saved record
 replays with `ulm replay`; `events` lists them in ordinary words as each
 seat may see them (ulm.decisions.decision_words).
+
+Everything a session will do is fixed by its record: bot k's decision n is
+searched with the stream `derive_seed(bot_seed(spec seed, game seed, k), n)`
+(mcts.bots, mcts.games.bot_seed), undo takes the bots' streams back with their
+decisions, and a hint does not draw from them. So a game stopped and saved
+goes on exactly as it would have, and the same record with the same answers
+of the people is the same game:
+
+    >>> game = PlaySession.resume(load_record("game.json"))
 """
 from __future__ import annotations
 
@@ -40,7 +49,32 @@ class PlaySession:
             if bot is not None:
                 bot.reseed(bot_seed(bot.seed, self.record.seed, seat))
             self.bots.append(bot)
-        self._undo: list[tuple] = []          # (state, decisions so far) before a person's move
+        # (state, decisions so far, the bots' decision counts) before each person's move
+        self._undo: list[tuple] = []
+
+    @classmethod
+    def resume(cls, record: GameRecord) -> "PlaySession":
+        """The session of a saved game (a record with the seats in `bots`: specs and
+        "human"), going on exactly as if it had not been stopped: each bot's stream is
+        where its last decision left it, and the people's decisions can be undone."""
+        seats = record.bots
+        if not seats or len(seats) != record.game.num_players:
+            raise ValueError("the record does not name the seats (bots) of the game")
+        game = cls(seats, seed=record.seed, variant=record.game.variant, board=record.board,
+                   record=GameRecord(players=len(seats), variant=record.game.variant,
+                                     seed=record.seed, board=record.board, bots=seats))
+        for action in record.decisions:
+            p = game.state.current_player()
+            if seats[p] == HUMAN:
+                game._undo.append(game._snapshot())
+            else:
+                game.bots[p].calls += 1          # its stream moves on as choose() moved it
+            game._apply(action)
+        return game
+
+    def _snapshot(self) -> tuple:
+        return (self.state.clone(), len(self.record.decisions),
+                [None if b is None else b.calls for b in self.bots])
 
     @property
     def state(self):
@@ -69,7 +103,7 @@ class PlaySession:
             raise ValueError("it is not a person's turn to decide")
         if action not in self.state.legal_actions():
             raise ValueError(self.state._illegal_message(action))
-        self._undo.append((self.state.clone(), len(self.record.decisions)))
+        self._undo.append(self._snapshot())
         return self._apply(action, viewer)
 
     def bot_move(self, viewer: int | None = None) -> tuple[int, int, list[str]]:
@@ -84,20 +118,33 @@ class PlaySession:
         return bool(self._undo)
 
     def undo(self) -> int | None:
-        """Take back the last decision of a person (and the bots' decisions after it);
-        returns the action taken back, or None when there is none."""
+        """Take back the last decision of a person (and the bots' decisions after it, with
+        their streams: played again, they are the same); returns the action taken back,
+        or None when there is none."""
         if not self._undo:
             return None
-        state, n = self._undo.pop()
+        state, n, calls = self._undo.pop()
         action = self.record.decisions[n]
         self.record.state = state
         del self.record.decisions[n:]
+        for bot, k in zip(self.bots, calls):
+            if bot is not None:
+                bot.calls = k
+                if hasattr(bot, "_tree"):        # a reused tree belongs to the undone line
+                    bot._tree = bot._expected = None
         return action
 
-    def hint(self, iterations: int | None = 2000, time: float | None = None, seed: int = 0):
-        """The searcher's advice for the player to move (from that player's knowledge)."""
+    def hint(self, iterations: int | None = 2000, time: float | None = None,
+             seed: int | None = None, progress=None):
+        """The searcher's advice for the player to move (from that player's knowledge).
+        The seed is the number of decisions so far unless given; `progress(iterations,
+        seconds)` as mcts.search calls it. Ctrl-C (KeyboardInterrupt) stops it at once;
+        the game is not changed."""
         from mcts.search import search
-        return search(self.state, iterations=iterations, time=time, seed=seed)
+        if seed is None:
+            seed = len(self.record.decisions)
+        return search(self.state, iterations=iterations, time=time, seed=seed,
+                      progress=progress)
 
     def name(self, action: int) -> str:
         return ACTION_NAMES[action]

@@ -1,8 +1,8 @@
 """Nothing shown to a player names a card or coat it cannot know (R-INFO-3, R-INFO-4):
 the leak oracle (tests/leaks.py) run over whole games in every output channel, for 2, 3
-and 4 players: the terminal's log of `ulm play --human`, `ulm show` and `ulm apply` of a
-view, `ulm suggest --json` and `ulm annotate --json`, and every answer of the web
-companion in Play, Follow and Review."""
+and 4 players: the terminal's log of `ulm play --human`, `ulm show`, `ulm apply` and
+`ulm apply --list` of a view, `ulm suggest --json` and `ulm annotate --json`, and every
+answer of the web companion in Play, Follow and Review."""
 from __future__ import annotations
 
 import json
@@ -162,8 +162,15 @@ def test_show_apply_and_suggest_of_a_view(players, seed, tmp_path):
         shown = run("show", path)
         assert shown.exit_code == 0, shown.output
         assert_no_leak(state, viewer, shown.stdout, "ulm show", seen)
+        listed = run("apply", path, "--list", "--json")
+        assert listed.exit_code == 0, listed.output
+        assert_no_leak(state, viewer, json.loads(listed.stdout), "ulm apply --list", seen)
+        names = [o["name"] for o in json.loads(listed.stdout)["options"]]
+        assert run("apply", path, "--list").stdout.splitlines()[1:] == [f"  {n}" for n in names]
         if action is not None:
             words = decision_words(state, action, viewer)
+            if not words.startswith("kept one"):      # listed by its discards
+                assert words in names, (words, names)   # what happened was possible
             after = state.clone()
             after.apply_action(action)
             res = run("apply", path, words, "--quiet")

@@ -24,3 +24,17 @@ def test_the_readme_tour_runs_as_written(monkeypatch):
     out = []
     runner.run(test, out=out.append)
     assert runner.failures == 0, "".join(out)
+
+
+def test_the_library_page_examples_run(monkeypatch):
+    """docs/library.md: playing a bot (and a person's session) from Python, as written."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S)
+    source = "\n".join(b for b in blocks if ">>> " in b)
+    test = doctest.DocTestParser().get_doctest(source, {}, "library.md", "docs/library.md", 0)
+    assert len(test.examples) >= 10, len(test.examples)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)

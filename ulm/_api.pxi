@@ -211,13 +211,19 @@ cdef class State:
 
     @staticmethod
     def string_to_action(str text):
+        """An action id from its name: the engine's ("play Siege (upper)") or the words
+        of the command line ("play Siege (immediate bonus)", "lay Siege in front
+        (end-game points)", "drew white", "revealed T4"), without case or extra blanks
+        (ulm.decisions.action_from_words). Unknown: IllegalActionError."""
         try:
             return _ACTION_IDS[text]
         except KeyError:
-            import difflib
-            near = difflib.get_close_matches(text, ACTION_NAMES, n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise IllegalActionError(f"unknown action {text!r}{hint}") from None
+            pass
+        from ulm.decisions import DecisionError, action_from_words
+        try:
+            return action_from_words(text)
+        except DecisionError as exc:
+            raise IllegalActionError(str(exc)) from None
 
     # --- chance and playouts ------------------------------------------------
     def seed_dealer(self, seed):

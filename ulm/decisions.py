@@ -24,8 +24,9 @@ import re
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
                            TOWER_TILES)
 
-__all__ = ["DecisionError", "chance_name", "decision_label", "decision_words", "hidden_from",
-           "last_turn", "record_events", "record_steps", "record_words", "shown_whole"]
+__all__ = ["DecisionError", "UnknownWords", "abbreviations", "action_from_words", "chance_name",
+           "decision_label", "decision_words", "hidden_from", "last_turn", "record_events",
+           "record_steps", "record_words", "shown_whole"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -37,6 +38,11 @@ HIDDEN_CARD, HIDDEN_COAT = "a card", "a coat"
 
 class DecisionError(ValueError):
     """A decision that cannot be applied here; the message names the legal ones."""
+
+
+class UnknownWords(DecisionError):
+    """Words that name no decision or chance event at all (they may abbreviate one:
+    ulm.follow.expand_words)."""
 
 
 def _norm(text: str) -> str:
@@ -60,6 +66,9 @@ def decision_label(action: int) -> str:
 _LOWER = {_norm(n): n for n in ACTION_NAMES}
 _LOWER.update({_norm(decision_label(a)): n for a, n in enumerate(ACTION_NAMES)})
 _CARD_BY = {_norm(c): c for c in CARDS}
+_DOCK_REFILL = _TASK["dock refill"]
+REFILLED = "the docks were refilled: "      # from the bag at once (R-DOCK-1), not a draw
+_REFILLED = re.compile(r"^(?:the )?docks? (?:were |was |is |are )?refill(?:ed|s)?(?: with)?:? ")
 _COAT_BY = {_norm(c): c for c in COATS}
 
 
@@ -82,7 +91,7 @@ def chance_name(state, action: int, viewer: int | None = None) -> str:
     if kind in ("card", "coat") and hidden_from(state, viewer):
         return f"{mover} drew {HIDDEN_CARD if kind == 'card' else HIDDEN_COAT}"
     if kind == "tile":
-        return f"drew {what}"
+        return f"{REFILLED}{what}" if _pending_task(state) == _DOCK_REFILL else f"drew {what}"
     if kind == "card":
         return f"drew {what}"
     if kind == "coat":
@@ -99,6 +108,7 @@ def _chance_alias(state, text: str, viewer) -> str | None:
     for s, seat in enumerate(SEATS):
         if t.startswith(seat.lower() + " "):
             seat_named, t = s, t[len(seat) + 1:]
+    t = _REFILLED.sub("", t)
     t = re.sub(r"^(chance: |drew |draws |drawn |revealed |reveals )", "", t)
     t = re.sub(r"^(a |an |the )", "", t)
     if (seat_named is not None and seat_named != mover
@@ -132,17 +142,85 @@ def norm_words(text: str) -> str:
     return _norm(text)
 
 
-def parse_words(state, text: str, viewer, hidden: bool, legal_text) -> int | str:
+_LETTERS_DIGITS = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")
+
+
+def _tokens(text: str) -> list[str]:
+    """The words of a name for abbreviations: no case, brackets or punctuation between
+    words; letters and digits apart ("r2" is "r 2", "T4" is "t 4")."""
+    return _LETTERS_DIGITS.sub(" ", re.sub(r"[(),;:+]", " ", _norm(text))).split()
+
+
+def _abbreviates(typed: list[str], words: list[str]) -> bool:
+    """Each typed word begins a word of `words`, in their order (words may be left out)."""
+    i = 0
+    for tok in typed:
+        while i < len(words) and not words[i].startswith(tok):
+            i += 1
+        if i == len(words):
+            return False
+        i += 1
+    return bool(typed)
+
+
+def abbreviations(text: str, names: list[str]) -> list[str]:
+    """The names `text` may stand for: each word typed begins a word of the name, in
+    order, and words may be left out ("push r2 l" is "push row 2 from left", "money",
+    "lay nave i" is "lay Nave I in front (end-game points)"). A name whose words are
+    exactly those typed is the only one."""
+    typed = _tokens(text)
+    exact = [n for n in names if _tokens(n) == typed]
+    if exact:
+        return exact[:1]
+    return [n for n in names if _abbreviates(typed, _tokens(n))]
+
+
+def did_you_mean(text: str, names: list[str]) -> str:
+    """"; did you mean 'X'?" for the name of `names` closest to `text`, or ""."""
+    by = {_norm(n): n for n in names}
+    near = difflib.get_close_matches(_norm(text), list(by), n=1, cutoff=0.6)
+    return f"; did you mean {by[near[0]]!r}?" if near else ""
+
+
+def action_from_words(text: str) -> int:
+    """An action id from its name without a position: the engine's name or the players'
+    words of the command line, without case or extra blanks ("draw", "play Nave I
+    (immediate bonus)", "lay Nave I in front (end-game points)", "push row 2 from
+    left"); chance outcomes as "chance: tile white", "drew white", "drew Siege", "drew
+    coat S-1", "revealed T4", "the docks were refilled: white". State.string_to_action
+    reads names with it. Words that depend on the position (a hidden draw, an
+    abbreviation, "did you mean" among the legal decisions) are ulm.follow's."""
+    t = _norm(text)
+    if t in _LOWER:
+        return _IDS[_LOWER[t]]
+    m = _REFILLED.match(t)
+    if m:
+        t = "drew " + t[m.end():]
+    m = re.fullmatch(r"drew (coat )?(.+)|revealed (.+)", t)
+    if m:
+        kinds = (("coat",) if m.group(1) else ("tile", "card")) if m.group(2) else (
+            "descendant", "tower")
+        what = m.group(2) or m.group(3)
+        for kind in kinds:
+            name = _LOWER.get(f"chance: {kind} {what}")
+            if name:
+                return _IDS[name]
+    raise UnknownWords(f"unknown action {text!r}{did_you_mean(text, list(_LOWER.values()))}")
+
+
+def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) -> int | str:
     """Words -> an action id (not yet checked to be legal: ulm.follow does, in the worlds
     of the viewer's knowledge); "card"/"coat"/"tile" for a chance draw whose outcome is
     not said. `hidden`: the pending draw goes where the viewer cannot see it;
-    `legal_text()`: what may happen, for the messages."""
+    `legal_text()`: what may happen, for the messages; `names()`: the words of what may
+    happen, the only ones "did you mean" offers (None: every decision's name)."""
     t = _norm(text)
     if state.is_chance_node():
         alias = _LOWER.get(t) if t.startswith("chance: ") else _chance_alias(state, text, viewer)
         if alias is None:
-            raise DecisionError(f"{text!r}: a chance event is pending; say what happened "
-                                f"(possible: {legal_text()})")
+            near = did_you_mean(text, names()) if names is not None else ""
+            raise UnknownWords(f"{text!r}: a chance event is pending; say what happened"
+                                f"{near} (possible: {legal_text()})")
         if alias in ("card", "coat", "tile"):
             pending = _pending_task(state)
             kind = ("card" if pending in _CARD_DRAWS else "coat" if pending == _COAT_DRAW
@@ -163,9 +241,8 @@ def parse_words(state, text: str, viewer, hidden: bool, legal_text) -> int | str
                                 f"say '{mover} drew a {what}'")
         return action
     if t not in _LOWER:
-        near = difflib.get_close_matches(t, list(_LOWER), n=1, cutoff=0.6)
-        hint = f"; did you mean {_LOWER[near[0]]!r}?" if near else ""
-        raise DecisionError(f"unknown decision {text!r}{hint} (legal: {legal_text()})")
+        hint = did_you_mean(text, names() if names is not None else list(_LOWER.values()))
+        raise UnknownWords(f"unknown decision {text!r}{hint} (legal: {legal_text()})")
     return _IDS[_LOWER[t]]
 
 

@@ -24,12 +24,13 @@ from __future__ import annotations
 import re
 
 from ulm._fastcore import ACTION_NAMES, CARDS, COATS, SEATS, TASKS
-from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, chance_name,
-                           decision_label, hidden_from, norm_words, parse_words)
+from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, UnknownWords,
+                           abbreviations, chance_name, decision_label, hidden_from, norm_words,
+                           parse_words)
 
 __all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "apply_decision", "decision_names",
-           "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options", "parse_decision",
-           "parse_line", "place_card", "place_coat"]
+           "expand_words", "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options",
+           "parse_decision", "parse_line", "place_card", "place_coat"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -325,14 +326,53 @@ def _legal_text(state, viewer) -> str:
 
 # --- reading and applying words ---------------------------------------------------------------
 
+def expand_words(state, text: str, viewer: int | None = None) -> str | None:
+    """The words of the one thing that may happen next (options()) that `text`
+    abbreviates: each word typed begins a word of it, in order ("push r2 l" is "push
+    row 2 from left", "mon" is "money", "lay nave i" is "lay Nave I in front (end-game
+    points)"); None when `text` abbreviates none. Several: DecisionError naming them."""
+    names = [words for words, _ in options(state, viewer)]
+    found = abbreviations(text, names)
+    if len(found) > 1:
+        if len(found) == 2:
+            shown = f"{found[0]!r} or {found[1]!r}"
+        else:
+            shown = f"any of {len(found)}: " + ", ".join(repr(n) for n in found[:12]) + (
+                ", ..." if len(found) > 12 else "")
+        raise DecisionError(f"{text!r} could be {shown}; type more of it")
+    return found[0] if found else None
+
+
+def _or_abbreviation(read, state, text, viewer):
+    """read(text); words that name nothing (UnknownWords) may abbreviate what may happen
+    next (expand_words): read those instead. A name, even of what cannot happen here, is
+    never read as an abbreviation of another ("drew Steeple I" is not "drew Steeple II")."""
+    try:
+        return read(text)
+    except UnknownWords:
+        if state.is_terminal() or not isinstance(text, str):
+            raise
+        full = expand_words(state, text, viewer)
+        if full is None or norm_words(full) == norm_words(text):
+            raise
+    return read(full)
+
+
 def parse_decision(state, text: str, viewer: int | None = None) -> int | str:
     """Words -> the action id; or "card"/"coat"/"tile" for a chance draw whose outcome is
     not said (drawn by the state's dealer, hidden from a viewer). Nothing is changed:
-    an action that needs another world of the viewer's knowledge is checked on a copy."""
+    an action that needs another world of the viewer's knowledge is checked on a copy.
+    Words are an action's name or the players' words of it, or their abbreviation where
+    only one legal decision fits (expand_words)."""
+    return _or_abbreviation(lambda t: _parse_decision(state, t, viewer), state, text, viewer)
+
+
+def _parse_decision(state, text: str, viewer: int | None = None) -> int | str:
     if state.is_terminal():
         raise DecisionError(f"{text!r}: the game is over")
     action = parse_words(state, text, viewer, hidden_from(state, viewer),
-                         lambda: _legal_text(state, viewer))
+                         lambda: _legal_text(state, viewer),
+                         lambda: [n for n, _ in options(state, viewer)])
     if isinstance(action, str):
         return action
     try:
@@ -360,8 +400,8 @@ def _hidden_keep(state, text: str, viewer) -> int | None:
     names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
     by = {norm_words(c): k for k, c in enumerate(CARDS)}
     if any(n not in by for n in names):
-        raise DecisionError(f"{text!r}: unknown card "
-                            f"{next(n for n in names if n not in by)!r}")
+        raise UnknownWords(f"{text!r}: unknown card "
+                           f"{next(n for n in names if n not in by)!r}")
     gone = [by[n] for n in names]
     raw = state.raw()
     n_looked = raw["n_looked_cards"]
@@ -400,8 +440,8 @@ def _coat_correction(state, text: str, viewer) -> bool:
     names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
     by = {norm_words(c): k for k, c in enumerate(COATS)}
     if any(n not in by for n in names):
-        raise DecisionError(f"{text!r}: unknown coat of arms "
-                            f"{next(n for n in names if n not in by)!r}")
+        raise UnknownWords(f"{text!r}: unknown coat of arms "
+                           f"{next(n for n in names if n not in by)!r}")
     coats = [by[n] for n in names]
     raw = state.raw()
     looked = raw["looked_coats"][:raw["n_looked_coats"]]
@@ -428,8 +468,13 @@ def _coat_correction(state, text: str, viewer) -> bool:
 def apply_decision(state, text: str | int, viewer: int | None = None) -> int | None:
     """Apply one decision or chance outcome (words, or an action id) as `viewer` follows
     the game (None: a full state). Returns the action id applied (None for a correction
-    of the viewer's own coats drawn from under the stack, "drew coat X"). What the viewer
+    of the viewer's own coats drawn from under the stack, "drew coat X"). Words may be
+    abbreviated where only one thing that may happen fits (expand_words). What the viewer
     cannot know is refused with the reason (DecisionError); `state` is then unchanged."""
+    return _or_abbreviation(lambda t: _apply_decision(state, t, viewer), state, text, viewer)
+
+
+def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | None:
     if isinstance(text, int) and not isinstance(text, bool):
         action = text
         if not 0 <= action < len(ACTION_NAMES):
@@ -454,7 +499,7 @@ def apply_decision(state, text: str | int, viewer: int | None = None) -> int | N
         if keep is not None:
             state.apply_action(keep)
             return keep
-    action = parse_decision(state, text, viewer)
+    action = _parse_decision(state, text, viewer)
     if isinstance(action, str):                    # "drew a card": the dealer draws it
         action = state.sample_chance_outcome()
     else:
