@@ -251,9 +251,14 @@ def test_web_play(players, seed):
             if not hinted and state.raw()["round"] >= 2:
                 r = c.get(f"/api/games/{gid}/download")       # the record shows everything
                 assert r.status_code == 409 and "when the game is over" in r.json()["error"]
-                job = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.05}).json()
-                while job["status"] == "running":
-                    job = c.get(f"/api/jobs/{job['id']}").json()
+                job = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.6}).json()
+                with c.stream("GET", f"/api/jobs/{job['id']}/events") as r:   # live estimates
+                    events = [json.loads(line[5:]) for line in r.iter_lines()
+                              if line.startswith("data:")]
+                assert any(e["partial"] for e in events) and events[-1]["status"] == "done"
+                for e in events:
+                    assert_no_leak(state, 0, e, "web hint events", seen)
+                job = c.get(f"/api/jobs/{job['id']}").json()
                 assert job["status"] == "done", job
                 assert_no_leak(state, 0, job["result"], "web hint", seen)
                 hinted = True

@@ -755,6 +755,26 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
     svg.close()
 
 
+def _draw_ranked(svg: _Svg, state, ranked: list[int]) -> None:
+    """The best few first decisions, each marked on its element with its rank (#1 the
+    best)."""
+    svg.open("g", class_="ranked")
+    for rank, action in enumerate(ranked, 1):
+        target = action_target(state, action) if not state.is_terminal() else None
+        box = svg.boxes.get(_key(target)) if target else None
+        if not box:
+            continue
+        x, y, w, h = box
+        svg.open("g", class_="rank", data_rank=rank, data_action=action)
+        svg.rect(x - 1, y - 1, w + 2, h + 2, "none", stroke=HIGHLIGHT, sw=2 if rank > 1 else 3,
+                 rx=5, stroke_opacity=1.0 if rank == 1 else 0.6)
+        svg.add("circle", cx=x + 2, cy=y + 2, r=10, fill="#ffffff", stroke=HIGHLIGHT,
+                stroke_width=2)
+        svg.text(x + 2, y + 6, f"#{rank}", 9.5, "middle", HIGHLIGHT, weight="bold")
+        svg.close()
+    svg.close()
+
+
 def _draw_last(svg: _Svg, last: list, viewer) -> None:
     """Mark the decisions of the last turn (pairs of the state before and the decision):
     where a push went in and which outer space it pushed out, the river step, the
@@ -802,11 +822,14 @@ def _draw_last(svg: _Svg, last: list, viewer) -> None:
 # --- the whole picture -----------------------------------------------------------------------
 
 def board_svg(state, viewer: int | None = None, highlight: list[int] | None = None,
-              interactive: bool = False, last: list | None = None) -> str:
+              interactive: bool = False, last: list | None = None,
+              ranked: list[int] | None = None) -> str:
     """The board as a standalone SVG document (see the module doc for its elements).
 
     last: the decisions of the last turn as pairs (the state before, the decision),
-    e.g. ulm.decisions.last_turn(...); each is marked (class "last-move")."""
+    e.g. ulm.decisions.last_turn(...); each is marked (class "last-move").
+    ranked: the best few decisions of the player to move, best first; each is marked
+    with its rank (class "ranked", data-rank)."""
     from ulm.positions import state_to_position
     pos = state_to_position(state, viewer)
     table = state.game.table
@@ -827,6 +850,8 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     _draw_info(svg, pos, table, [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)])
     if last:
         _draw_last(svg, last, viewer)
+    if ranked:
+        _draw_ranked(svg, state, list(ranked))
     if highlight:   # on top of everything, once every element's box is known
         _draw_highlight(svg, state, highlight)
     head = _Svg({})

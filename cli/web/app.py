@@ -18,6 +18,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/hint           {"seconds": s} -> job
     POST   /api/games/{id}/annotate       {"seat": s, "seconds": s} -> job   (review)
     GET    /api/jobs/{id}                 progress and result of a search
+    GET    /api/jobs/{id}/events          the same as server-sent events, live (text/event-stream)
     DELETE /api/jobs/{id}                 cancel it
 
 Files come and go only as request bodies and downloads: no request names a
@@ -35,13 +36,14 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cli.web.sessions import (MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server, WebError)
 
 STATIC = Path(__file__).parent / "static"
+EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
 
 
@@ -187,6 +189,25 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     async def get_job(request):
         return JSONResponse(server.job(request.path_params["job"]).to_json())
 
+    async def job_events(request):
+        """The job as server-sent events: one "progress" event at every change (a hint's
+        estimate so far in "partial"), then one "end" event with the result."""
+        import asyncio
+        job = server.job(request.path_params["job"])
+
+        async def events():
+            seen = -1
+            while True:
+                if job.status != "running" or server.closing:
+                    yield f"event: end\ndata: {json.dumps(job.to_json())}\n\n"
+                    return
+                if job.seq != seen:
+                    seen = job.seq
+                    yield f"event: progress\ndata: {json.dumps(job.to_json())}\n\n"
+                await asyncio.sleep(EVENT_POLL)
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
     async def cancel_job(request):
         job = server.job(request.path_params["job"])
         job.cancel_event.set()
@@ -215,6 +236,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
         Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),
         Route("/api/jobs/{job}", endpoint(get_job)),
+        Route("/api/jobs/{job}/events", endpoint(job_events)),
         Route("/api/jobs/{job}", endpoint(cancel_job), methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

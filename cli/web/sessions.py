@@ -116,18 +116,23 @@ class Job:
         self.error = None
         self.cancel_event = threading.Event()
         self.thread = None
+        self.partial = None             # the estimate so far (a hint's advice while it runs)
+        self.seq = 0                    # bumped at every change (the event stream's cue)
+        self.finished_at = None
 
     def progress(self, fraction: float, iterations: int = 0) -> None:
         if self.cancel_event.is_set():
             raise Cancelled()
         self.done = max(0.0, min(1.0, fraction))
         self.iterations = iterations
+        self.seq += 1
 
     def to_json(self) -> dict:
         return {"id": self.id, "kind": self.kind, "game": self.game_id, "status": self.status,
                 "progress": round(self.done, 3), "iterations": self.iterations,
                 "elapsed": round(time.monotonic() - self.started, 2),
-                "budget": self.budget, "result": self.result, "error": self.error}
+                "budget": self.budget, "result": self.result, "error": self.error,
+                "partial": self.partial if self.status == "running" else None}
 
 
 # ---------------------------------------------------------------------------
@@ -148,6 +153,28 @@ class Session:
     def changed(self) -> None:
         self.version += 1
         self.hint = None
+
+    def follow_hint(self, action, mover: int) -> None:
+        """After changed(): the decision just made was the hint's next step and the same
+        seat is still to move: the rest of the hint's line stays, step by step (the
+        alternatives were for the step taken and go)."""
+        old = getattr(self, "_hint_before", None)
+        self._hint_before = None
+        if old is None or not old["result"].get("line") or action is None:
+            return
+        line = old["result"]["line"]
+        if line[0]["action"] != action or line[0].get("chance_after") or len(line) < 2 \
+                or self.state.current_player() != mover:
+            return
+        rest = dict(old["result"], line=line[1:], alternatives=[], best=line[1]["name"],
+                    step=old["result"].get("step", 1) + 1)
+        self.hint = {"version": self.version, "result": rest,
+                     "highlight": [s["action"] for s in line[1:]], "ranked": None}
+
+    def keep_hint(self) -> None:
+        """Before a decision: remember the hint shown (follow_hint looks at it)."""
+        self._hint_before = self.hint if (self.hint is not None
+                                           and self.hint["version"] == self.version) else None
 
     @property
     def state(self):
@@ -184,14 +211,16 @@ class Session:
             "scores": dict(zip(SEATS, st.scores())),
             "winners": [SEATS[p] for p in st.winners()] if st.is_terminal() else [],
         }
-        highlight = None
+        highlight = ranked = None
         if self.hint is not None and self.hint["version"] == self.version:
             out["hint"] = self.hint["result"]
             highlight = self.hint["highlight"]
+            ranked = self.hint.get("ranked")
         else:
             out["hint"] = None
         out["options"] = self.options()
-        out["svg"] = draw(st, viewer, highlight, bool(out["options"]), self.last_steps())
+        out["svg"] = draw(st, viewer, highlight, bool(out["options"]), self.last_steps(),
+                          ranked)
         return out
 
     def last_steps(self, upto: int | None = None) -> list:
@@ -231,11 +260,11 @@ def record_board(record, upto: int, viewer) -> dict:
             "svg": draw(state, viewer, None, False, last_turn(steps))}
 
 
-def draw(state, viewer, highlight, interactive, last=None) -> str:
+def draw(state, viewer, highlight, interactive, last=None, ranked=None) -> str:
     from ulm.picture import board_svg
     try:
         return board_svg(state, viewer=viewer, highlight=highlight or None,
-                         interactive=interactive, last=last or None)
+                         interactive=interactive, last=last or None, ranked=ranked or None)
     except Exception:  # e.g. a set-up still being entered: show the text picture instead
         from xml.sax.saxutils import escape
 
@@ -323,9 +352,12 @@ class PlaySession(Session):
     def decide(self, value):
         with self.lock:
             opt = _find_decision(value, self.options())
-            self.movers.append(self.state.current_player())
+            mover = self.state.current_player()
+            self.movers.append(mover)
+            self.keep_hint()
             self.table.play(opt["decision"])
             self.changed()
+            self.follow_hint(opt["decision"], mover)
         self.start_bots()
 
     def undo(self):
@@ -495,7 +527,9 @@ class FollowSession(Session):
             self.stack.append(nxt)
             self.events.append({"seat": _seat_name(mover), "name": name})
             self.actions.append(done if isinstance(done, int) else None)
+            self.keep_hint()
             self.changed()
+            self.follow_hint(done if isinstance(done, int) else None, mover)
 
     def undo(self):
         with self.lock:
@@ -678,6 +712,7 @@ class Server:
         self.games: dict[str, Session] = {}
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
+        self.closing = False            # the server is stopping: event streams end
 
     def add(self, session: Session) -> Session:
         with self.lock:
@@ -773,6 +808,9 @@ class Server:
                 job.status, job.error = "failed", str(exc)
             except Exception as exc:  # reported to the page, not as a traceback
                 job.status, job.error = "failed", f"search failed: {exc}"
+            finally:
+                job.finished_at = time.monotonic()
+                job.seq += 1
 
         job.thread = threading.Thread(target=run, daemon=True, name=f"job-{job.id}")
         job.thread.start()
@@ -781,6 +819,7 @@ class Server:
     def close(self, timeout: float = 60.0) -> None:
         """Stop every search and bot and wait for their threads (the server is ending:
         no thread may still run, e.g. when the process later forks)."""
+        self.closing = True
         with self.lock:
             jobs = list(self.jobs.values())
             games = list(self.games.values())
@@ -806,12 +845,14 @@ class Server:
         job = Job("hint", session.id, seconds)
 
         def work(job):
-            result = run_search(state, seconds, job, seed=version)
-            advice = advice_json(result, state, seat)
+            def partial(result):
+                job.partial = advice_json(result, state, seat, top=None)
+                job.seq += 1
+            result = run_search(state, seconds, job, seed=version, partial=partial)
+            advice = advice_json(result, state, seat, top=None)
             with session.lock:
                 if session.version == version:
-                    session.hint = {"version": version, "result": advice,
-                                    "highlight": [s["action"] for s in advice["line"]]}
+                    session.hint = hint_entry(version, advice)
             return advice
         return self.start_job(job, work)
 
@@ -867,14 +908,41 @@ def _no_paths(data: dict, field: str):
 # ---------------------------------------------------------------------------
 # Search helpers
 
-def run_search(state, seconds: float, job: Job, seed: int = 0):
-    """One time-limited search reporting its progress to `job` (and stopped by it)."""
-    def progress(done, elapsed):
-        job.progress(min(elapsed / seconds, 1.0), done)
-    return search(state, time=seconds, seed=seed, progress=progress)
+LIVE_SECONDS = 0.25      # a live estimate this often while a hint searches
 
 
-def advice_json(result, state, seat: int, top: int = 6) -> dict:
+def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None):
+    """One time-limited search reporting its progress to `job` (and stopped by it),
+    ending `seconds` after the job started. With `partial`, the search grows one tree in
+    slices of LIVE_SECONDS (mcts.search reusing its tree) and partial(result) gets the
+    estimate after each slice."""
+    end = job.started + seconds
+    result = None
+    while True:
+        left = end - time.monotonic()
+        if result is not None and left <= 0.002:
+            return result
+        base = result.iterations if result is not None else 0
+
+        def progress(done, elapsed, base=base):
+            job.progress(min((time.monotonic() - job.started) / seconds, 1.0), base + done)
+        slice_ = max(left, 0.001) if partial is None else min(max(left, 0.001), LIVE_SECONDS)
+        result = search(state, time=slice_, seed=seed, progress=progress,
+                        tree=None if result is None else result.tree)
+        job.progress(min((time.monotonic() - job.started) / seconds, 1.0), result.iterations)
+        if partial is not None and end - time.monotonic() > 0.002:
+            partial(result)
+
+
+def hint_entry(version: int, advice: dict, top: int = 3) -> dict:
+    """A session's hint: the advice, its principal line drawn step by step and its best
+    `top` first decisions drawn numbered by rank."""
+    return {"version": version, "result": advice,
+            "highlight": [s["action"] for s in advice["line"]],
+            "ranked": [a["action"] for a in advice["alternatives"][:top]]}
+
+
+def advice_json(result, state, seat: int, top: int | None = 6) -> dict:
     line = result.principal_line()
     return {
         "seat": SEATS[seat],
@@ -883,7 +951,8 @@ def advice_json(result, state, seat: int, top: int = 6) -> dict:
                   "chance_after": s.chance_after} for s in line],
         "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
                           "share": round(a.share, 3),
-                          "win": round(a.win_probability[seat], 4)}
+                          "win": round(a.win_probability[seat], 4),
+                          "value": round(a.value, 4)}
                          for a in result.actions[:top]],
         "win_probability": {SEATS[p]: round(w, 4) for p, w in enumerate(result.win_probability)},
         "expected_score": {SEATS[p]: round(s, 2) for p, s in enumerate(result.expected_score)},

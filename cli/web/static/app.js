@@ -185,7 +185,7 @@ function render() {
   const canHint = !g.terminal && g.to_move !== "chance" &&
     ((g.mode === "review" && (g.viewer === null || g.to_move === g.viewer)) || (g.mode === "play" && g.options.length > 0) || (g.mode === "follow" && g.to_move === g.viewer));
   $("#hint").disabled = !canHint || !!job;
-  showAdvice(g.hint);
+  if (!job || job.kind !== "hint") showAdvice(g.hint);
 
   // review
   $("#review-controls").hidden = g.mode !== "review";
@@ -215,7 +215,7 @@ function render() {
   else hist.scrollTop = hist.scrollHeight;
 
   const botToMove = g.seats.some((s) => s.seat === g.to_move && s.kind === "bot");
-  if (g.thinking || job || (botToMove && !g.terminal)) startPolling(); else stopPolling();
+  if (g.thinking || (botToMove && !g.terminal)) startPolling(); else stopPolling();
 }
 
 // ---------------------------------------------------------------- looking back
@@ -355,29 +355,54 @@ function stopPolling() {
 }
 async function poll() {
   try {
-    if (job) {
-      job = await api("GET", `/api/jobs/${job.id}`);
-      showProgress();
-      if (job.status !== "running") {
-        const finished = job;
-        job = null;
-        showProgress();
-        if (finished.status === "failed") say(finished.error, "error");
-        else if (finished.status === "cancelled") say("Search cancelled.");
-        else say(finished.kind === "hint" ? "" : "Annotation done.");
-      }
-    }
     if (game) await refresh();
   } catch (e) { say(e.message, "error"); stopPolling(); }
+}
+
+// A search's progress arrives as server-sent events: the estimate so far while it runs,
+// the result at once when it ends.
+let jobEvents = null;
+function followJob() {
+  if (jobEvents) jobEvents.close();
+  const es = new EventSource(`/api/jobs/${job.id}/events`);
+  jobEvents = es;
+  es.addEventListener("progress", (ev) => {
+    job = JSON.parse(ev.data);
+    showProgress();
+    if (job.partial) showAdvice(job.partial, true);
+  });
+  es.addEventListener("end", async (ev) => {
+    es.close();
+    if (jobEvents === es) jobEvents = null;
+    const finished = JSON.parse(ev.data);
+    job = null;
+    if (finished.status === "done" && finished.kind === "hint" && finished.result) {
+      showAdvice(finished.result);           // the answer at once, then the board with it
+      window.hintArrived = performance.now();
+    }
+    if (game) { try { game = await api("GET", `/api/games/${game.id}`); render(); } catch (e) { /* said below */ } }
+    showProgress();
+    if (finished.status === "failed") say(finished.error, "error");
+    else if (finished.status === "cancelled") { say("Search cancelled."); showAdvice(game && game.hint); }
+    else {
+      say(finished.kind === "hint" ? "" : "Annotation done.");
+    }
+  });
+  es.onerror = () => {   // the stream broke (the server stopped): look once more
+    es.close();
+    if (jobEvents === es) jobEvents = null;
+    if (job) api("GET", `/api/jobs/${job.id}`).then((j) => { job = j.status === "running" ? j : null; showProgress(); if (job) followJob(); }).catch((e) => { job = null; showProgress(); say(e.message, "error"); });
+  };
 }
 
 // ---------------------------------------------------------------- advice
 async function hint() {
   const seconds = +$("#hint-seconds").value;
   await call(async () => {
+    window.hintAsked = performance.now();
     job = await api("POST", `/api/games/${game.id}/hint`, {seconds});
     showProgress();
-    startPolling();
+    followJob();
   });
 }
 
@@ -394,12 +419,13 @@ function showProgress() {
   $("#annotate").disabled = !!running;
   if (running) {
     $("#progress-bar").style.width = `${(100 * job.progress).toFixed(0)}%`;
-    $("#progress").title = `${job.kind}: ${job.iterations.toLocaleString()} iterations, ${job.elapsed.toFixed(1)} s`;
-    say(`${job.kind === "hint" ? "Searching" : "Annotating"}… ${job.iterations.toLocaleString()} iterations`, "busy");
+    const its = job.iterations > 0 ? ` ${job.iterations.toLocaleString()} playouts` : "";
+    $("#progress").title = `${job.kind === "hint" ? "hint" : "annotation"}:${its} ${job.elapsed.toFixed(1)} s of ${job.budget} s`;
+    say(`${job.kind === "hint" ? "Thinking" : "Annotating"}…${its}`, "busy");
   }
 }
 
-function showAdvice(h) {
+function showAdvice(h, live) {
   const box = $("#advice");
   if (!h) { box.innerHTML = ""; return; }
   if (h.kind === "annotation") {   // a decision of an annotated record
@@ -412,16 +438,21 @@ function showAdvice(h) {
       <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The searcher's choice is drawn on the board; “Hint” searches this position again.</p>`;
     return;
   }
-  const line = h.line.map((s, i) => `<li><b>${esc(s.name)}</b>${s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
-  const alts = h.alternatives.map((a) => `<tr><td>${esc(a.name)}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(60 * a.win).toFixed(0)}px"></span>${pct(a.win)}</td></tr>`).join("");
+  const step = h.step || 1;
+  const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
+  const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
+    <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
+    <td class="num"><span class="bar" style="width:${(50 * a.win).toFixed(0)}px"></span>${pct(a.win)}</td></tr>`).join("");
   const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
     <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
-  box.innerHTML = `<h3>Advice for ${h.seat}</h3>
+  const state = live ? `<span class="live">live</span>` : "";
+  const its = h.iterations > 0 ? `${h.iterations.toLocaleString()} playouts in ${h.seconds} s` : "";
+  box.innerHTML = `<h3>Advice for ${h.seat} ${state}</h3>
+    ${step > 1 ? `<p class="note">Step ${step} of the advised turn (the alternatives were for step 1).</p>` : ""}
     <ol class="line">${line}</ol>
-    <table class="alts"><tr><th>first decision</th><th>share</th><th>win</th></tr>${alts}</table>
-    <table class="who"><tr><th></th><th>win</th><th>expected</th></tr>${who}</table>
-    <p class="note">${h.iterations.toLocaleString()} iterations in ${h.seconds} s. “Share”: how much of the search went to that decision; “win”: the chance of winning after it.</p>`;
+    ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the chance of winning after it">win</th></tr>${alts}</table>` : ""}
+    <table class="who"><tr><th></th><th title="the chance of winning">win</th><th title="the mean final score of the playouts">expected score</th></tr>${who}</table>
+    <p class="note">${its}. “Visits” and “share”: how much of the search went to that decision; “win”: the chance of winning after it. The best three are drawn on the board, numbered.</p>`;
 }
 
 // ---------------------------------------------------------------- review
@@ -482,7 +513,7 @@ async function annotate() {
   await call(async () => {
     job = await api("POST", `/api/games/${game.id}/annotate`, {seat: $("#an-seat").value, seconds: +$("#an-seconds").value});
     showProgress();
-    startPolling();
+    followJob();
   });
 }
 
