@@ -15,13 +15,18 @@ from cli import HELP, InputError
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--max-seconds", type=click.FloatRange(min=0.1, max=600), default=30.0,
               show_default=True, help="Longest search of one hint, bot move or annotated decision.")
-def serve(port, host, open_browser, max_seconds):
+@click.option("--games", "games_file", type=click.Path(dir_okay=False), default=None,
+              help="The SQLite file the games are kept in (default: games.sqlite in "
+                   "$ULM_DATA_DIR, else $XDG_DATA_HOME/ulm, else ~/.local/share/ulm).")
+@click.option("--forget", is_flag=True, help="Keep the games in memory only.")
+def serve(port, host, open_browser, max_seconds, games_file, forget):
     """Play, follow a real game and review records in the web browser.
 
-    The server keeps the games in memory; the page finds its game again after
-    a reload. Stop it with Ctrl-C.
+    The server keeps the games in a SQLite file (see --games): a restarted server
+    finds them, and the page lists them. Stop it with Ctrl-C.
     """
     import socket
+    import sqlite3
 
     from ulm.extras import require
     require("starlette", "web", "ulm serve")
@@ -31,10 +36,24 @@ def serve(port, host, open_browser, max_seconds):
 
     try:  # a clear message for a taken port or a bad address, before uvicorn starts
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            # as uvicorn binds: a port left in TIME_WAIT by a server just stopped is free
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
             port = probe.getsockname()[1]
     except OSError as exc:
         raise InputError(f"--host/--port: cannot listen on {host}:{port}: {exc.strerror}") from None
+    local = host in ("127.0.0.1", "localhost", "::1")
+    hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if local else None
+    if forget:
+        games_file = None
+    else:
+        from cli.web.store import default_path
+        games_file = games_file or str(default_path())
+    try:
+        app = create_app(max_seconds=max_seconds, allowed_hosts=hosts, games_file=games_file)
+    except (OSError, sqlite3.Error) as exc:
+        raise InputError(f"--games: cannot keep the games in {games_file}: {exc}") from None
+
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):  # noqa: SIM102
         click.echo(f"Warning: listening on {host}: other machines can reach this server.",
@@ -44,7 +63,13 @@ def serve(port, host, open_browser, max_seconds):
         import threading
         import webbrowser
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    local = host in ("127.0.0.1", "localhost", "::1")
-    hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if local else None
-    uvicorn.run(create_app(max_seconds=max_seconds, allowed_hosts=hosts), host=host, port=port,
-                log_level="warning")
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            # Ctrl-C: searches, bots and event streams stop at once, so that uvicorn's
+            # wait for open answers is short
+            app.state.server.stop_searches()
+            super().handle_exit(sig, frame)
+
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          timeout_graceful_shutdown=1)).run()

@@ -413,3 +413,77 @@ def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):
         page.wait_for_function("game.hint && game.hint.step === 2")
         assert [s["name"] for s in _game(page)["hint"]["line"]] == line[1:]
         assert page.locator("#board svg .highlight").count() == 1
+
+
+class _Served:
+    """A server of its own (a games file), stopped and started again on the same port."""
+
+    def __init__(self, games_file, port=0):
+        self.games_file, self.port = games_file, port
+
+    def __enter__(self):
+        if not self.port:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                self.port = s.getsockname()[1]
+        config = uvicorn.Config(create_app(max_seconds=10, games_file=self.games_file),
+                                host="127.0.0.1", port=self.port, log_level="warning")
+        self.srv = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.srv.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.srv.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc):
+        self.srv.should_exit = True
+        self.thread.join(60)
+        assert not self.thread.is_alive()
+
+
+def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
+    games = tmp_path / "games.sqlite"
+    first = _Served(games)
+    with first as url:
+        page.goto(url + "/?mode=play")
+        page.select_option("#form-play select[name=players]", "2")
+        page.fill("#form-play input[name=seat0]", "human")
+        page.fill("#form-play input[name=seat1]", "greedy")
+        page.click("#start-play")
+        _wait_for_human(page)
+        page.click("#decisions button.decision:text-is('draw')")
+        page.wait_for_function("game.history.length === 1")
+        gid = page.evaluate("game.id")
+    with _Served(games, first.port) as url:      # the same port at once, the same file
+        page.goto(url + "/")                     # the remembered game is opened again
+        page.wait_for_function(f"game && game.id === '{gid}'")
+        assert page.evaluate("game.history.length") == 1
+        page.click("#new-game")                  # kept: nothing to confirm
+        page.wait_for_selector("#saved:not([hidden])")
+        rows = page.locator("#saved-list li.saved-game")
+        assert rows.count() == 1 and rows.first.get_attribute("data-id") == gid
+        assert "1 decision ·" in rows.first.text_content()
+        rows.first.locator("button").click()
+        page.wait_for_function(f"game && game.id === '{gid}' && !document.querySelector('#game').hidden")
+
+
+def test_leaving_an_unfinished_game_asks_first_when_games_are_not_kept(server, page):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "human")
+    page.click("#start-play")
+    page.wait_for_selector("#decisions button.decision")
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function("game.history.length === 1")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click(".tab[data-mode=review]")
+    assert asked and "throws it away" in asked[0]
+    assert page.locator("#game").is_visible()          # dismissed: the game stays
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click("#new-game")
+    page.wait_for_selector("#setup:not([hidden])")
+    assert len(asked) == 2

@@ -103,7 +103,8 @@ def test_play_game_human_decides_bot_answers(client):
     pushes = [o for o in g["options"] if o["name"].startswith("push")]
     assert pushes and all(o["target"]["kind"] == "entry" for o in pushes)
     g = _decide(client, g["id"], pushes[0]["decision"])      # by id
-    assert g["history"][-1] == {"index": 1, "seat": "Red", "name": pushes[0]["name"]}
+    assert g["history"][-1] == {"index": 1, "seat": "Red", "name": pushes[0]["name"],
+                                "chance": []}
     g = _decide(client, g["id"], "end turn")                  # by name
     assert g["to_move"] == "Blue" and g["thinking"]["seat"] == "Blue" and not g["options"]
     g = _wait(client, f"/api/games/{g['id']}", lambda d: d["to_move"] == "Red")
@@ -231,8 +232,14 @@ def test_hint_searches_draws_the_advice_and_lists_alternatives(client):
     assert abs(sum(advice["win_probability"].values()) - 1) < 1e-6
     g = client.get(f"/api/games/{gid}").json()
     assert g["hint"] == advice and 'class="highlight"' in g["svg"]
-    # a decision makes the advice stale: gone
+    # the advised decision taken: the rest of the advised turn stays, step by step
+    assert len(advice["line"]) > 1 and not advice["line"][0]["chance_after"]
     g = _decide(client, gid, advice["line"][0]["action"])
+    assert g["hint"]["line"] == advice["line"][1:] and g["hint"]["step"] == 2
+    assert g["hint"]["alternatives"] == [] and 'class="highlight"' in g["svg"]
+    # another decision makes the advice stale: gone
+    other = next(o for o in g["options"] if o["decision"] != advice["line"][1]["action"])
+    g = _decide(client, gid, other["decision"])
     assert g["hint"] is None and 'class="highlight"' not in g["svg"]
 
 
@@ -631,13 +638,15 @@ def test_the_page_is_package_data():
         assert (static / name).is_file(), name
 
 
-def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c():
+def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c(tmp_path):
+    import os
     import signal
     import subprocess
     import sys
     import urllib.request
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, ULM_DATA_DIR=str(tmp_path)))
     try:
         line = proc.stdout.readline()
         assert line.startswith("Ulm web companion on http://127.0.0.1:"), line
@@ -659,3 +668,96 @@ def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# --- looking back, taking back, live hints, games kept --------------------------------------
+
+def test_the_board_of_an_earlier_position_with_its_last_turn_marked(client):
+    g = _play(client, seats=("greedy", "human"), seed=4)
+    g = _wait(client, f"/api/games/{g['id']}", lambda d: d["options"])
+    n = len(g["history"])
+    assert n > 2 and all(h["seat"] == "Red" for h in g["history"])
+    assert 'class="last-move"' in g["svg"] and "data-last" in g["svg"]
+    assert any(h["chance"] for h in g["history"])      # the tiles drawn, said after a draw
+    first = client.get(f"/api/games/{g['id']}/board?index=1").json()
+    assert first["index"] == 1 and first["total"] == n and first["svg"].count("data-last") == 1
+    start = client.get(f"/api/games/{g['id']}/board?index=0").json()
+    assert "data-last" not in start["svg"] and "clickable" not in start["svg"]
+    for bad, message in (("x", "index: must be a whole number, got 'x'"),
+                         (str(n + 1), f"index: must be a whole number from 0 to {n}")):
+        assert message in _error(client.get(f"/api/games/{g['id']}/board?index={bad}"), 400)
+
+
+def test_take_back_to_an_earlier_decision(client):
+    g = _play(client, seats=("human", "greedy"), seed=2)
+    gid = g["id"]
+    for _ in range(3):
+        g = _wait(client, f"/api/games/{gid}", lambda d: d["options"])
+        g = _decide(client, gid, g["options"][-1]["decision"])
+    g = _wait(client, f"/api/games/{gid}", lambda d: d["options"])
+    r = client.post(f"/api/games/{gid}/takeback", json={"index": 1})
+    assert r.status_code == 200, r.text
+    assert len(r.json()["history"]) == 1 and r.json()["to_move"] == "Red"
+    assert "nothing to take back" in _error(
+        client.post(f"/api/games/{gid}/takeback", json={"index": 1}), 409)
+    assert "index: must be a whole number" in _error(
+        client.post(f"/api/games/{gid}/takeback", json={"index": "one"}), 400)
+    data = json.loads((EXAMPLES / "record-2p.json").read_text())
+    rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
+    assert "only a game being played" in _error(
+        client.post(f"/api/games/{rv['id']}/takeback", json={"index": 0}), 409)
+
+
+def test_a_hint_streams_its_estimate_as_server_sent_events(client):
+    g = _play(client)
+    g = _decide(client, g["id"], "draw")
+    job = client.post(f"/api/games/{g['id']}/hint", json={"seconds": 0.8}).json()
+    with client.stream("GET", f"/api/jobs/{job['id']}/events") as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        lines = list(r.iter_lines())
+    kinds = [line.split(": ", 1)[1] for line in lines if line.startswith("event:")]
+    data = [json.loads(line[5:]) for line in lines if line.startswith("data:")]
+    assert kinds[-1] == "end" and set(kinds[:-1]) == {"progress"} and len(kinds) >= 3
+    live = [d["partial"] for d in data if d["partial"]]
+    assert live and all(p["iterations"] > 0 for p in live)
+    assert data[-1]["status"] == "done" and data[-1]["partial"] is None
+    final = data[-1]["result"]
+    assert len(final["alternatives"]) == len(g["options"]) - 0 or len(final["alternatives"]) > 6
+    assert all({"visits", "share", "win"} <= set(a) for a in final["alternatives"])
+    g = client.get(f"/api/games/{g['id']}").json()
+    assert g["svg"].count('class="rank"') == min(3, len(final["alternatives"]))
+    assert "no search" in _error(client.get("/api/jobs/nothing/events"), 404)
+
+
+def test_games_are_kept_in_a_file_and_found_by_a_restarted_server(tmp_path):
+    path = tmp_path / "games.sqlite"
+    data = json.loads((EXAMPLES / "record-2p.json").read_text())
+    with TestClient(create_app(max_seconds=5, games_file=path)) as c:
+        assert c.get("/api/games").json() == {"games": [], "kept": True}
+        play = _play(c, seats=("human", "greedy"), seed=6)
+        play = _wait(c, f"/api/games/{play['id']}", lambda d: d["options"])
+        play = _decide(c, play["id"], play["options"][0]["decision"])
+        follow = c.post("/api/games", json={"mode": "follow", "players": 3,
+                                            "seat": "Green"}).json()
+        c.post(f"/api/games/{follow['id']}/decide",
+               json={"decision": follow["options"][0]["decision"]})
+        review = c.post("/api/games", json={"mode": "review", "record": data}).json()
+        c.post(f"/api/games/{review['id']}/goto", json={"index": 7, "as": "Blue"})
+        play = _wait(c, f"/api/games/{play['id']}", lambda d: d["options"])
+    assert path.exists()
+    with TestClient(create_app(max_seconds=5, games_file=path)) as c:
+        listed = c.get("/api/games").json()["games"]
+        assert [x["mode"] for x in listed] == ["review", "follow", "play"]
+        assert listed[2]["seats"] == ["human", "greedy"] and listed[1]["players"] == 3
+        assert all(isinstance(x["changed"], float) for x in listed)
+        again = c.get(f"/api/games/{play['id']}").json()
+        assert again["history"] == play["history"] and again["can_undo"]
+        assert c.post(f"/api/games/{play['id']}/undo").status_code == 200
+        f = c.get(f"/api/games/{follow['id']}").json()
+        assert len(f["history"]) == 1 and f["viewer"] == "Green"
+        rv = c.get(f"/api/games/{review['id']}").json()
+        assert rv["index"] == 7 and rv["viewer"] == "Blue"
+    with TestClient(create_app(max_seconds=5)) as c:          # in memory only
+        assert c.get("/api/games").json() == {"games": [], "kept": False}
+        _play(c, seats=("human", "human"))
+        assert [x["mode"] for x in c.get("/api/games").json()["games"]] == ["play"]

@@ -7,6 +7,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
 
     GET    /                              the page (static/index.html)
     GET    /api/info                      bots, variants, limits
+    GET    /api/games                     the games kept: id, mode, players, seats, last change
     POST   /api/games                     {"mode": "play"|"follow"|"review", ...} -> game
     GET    /api/games/{id}                the game: board SVG, legal decisions, history, hint
     POST   /api/games/{id}/decide         {"decision": id | name} or {"text": words} (follow)
@@ -82,13 +83,17 @@ async def read_body(request: Request, limit: int) -> dict:
 
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
-               allowed_hosts: list | None = None) -> Starlette:
-    """The web app; its games live in memory for the life of the process.
+               allowed_hosts: list | None = None, games_file=None) -> Starlette:
+    """The web app; its games live in memory, and with `games_file` (a SQLite file,
+    cli.web.store) also on disk, where a restarted server finds them.
 
     allowed_hosts: the names the browser may use for the server (the Host header);
     `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
     reach the server through a name of its own (DNS rebinding)."""
     server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs)
+    if games_file is not None:
+        from cli.web.store import Store
+        server.store = Store(games_file)
 
     def endpoint(fn):
         """Run a handler; its WebError becomes a 4xx answer with the message."""
@@ -107,9 +112,12 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         from ulm import SEATS
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
-                             "max_upload": max_upload,
+                             "max_upload": max_upload, "keeps_games": server.store is not None,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
                                           "greedy", "random"]})
+
+    async def list_games(request):
+        return JSONResponse({"games": server.list_games(), "kept": server.store is not None})
 
     async def new_game(request):
         body = await read_body(request, max_upload)
@@ -225,6 +233,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     routes = [
         Route("/", endpoint(index)),
         Route("/api/info", endpoint(info)),
+        Route("/api/games", endpoint(list_games), methods=["GET"]),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{game}", endpoint(get_game)),
         Route("/api/games/{game}/decide", endpoint(decide), methods=["POST"]),
@@ -248,6 +257,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         yield
         # shutting down: searches cancelled, bots stopped, their threads waited for
         await run_in_threadpool(server.close)
+        if server.store is not None:
+            server.store.close()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})

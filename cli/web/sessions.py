@@ -153,6 +153,11 @@ class Session:
     def changed(self) -> None:
         self.version += 1
         self.hint = None
+        self.server.persist(self)
+
+    def saved(self) -> tuple[dict, dict]:
+        """(summary for the list of games, what rebuilds the game: Server.restore)."""
+        raise NotImplementedError
 
     def follow_hint(self, action, mover: int) -> None:
         """After changed(): the decision just made was the hint's next step and the same
@@ -423,6 +428,13 @@ class PlaySession(Session):
             out["can_undo"] = self.table.can_undo()
             return out
 
+    def saved(self):
+        rec = self.table.record
+        summary = {"players": len(self.specs), "seats": list(self.specs),
+                   "variant": rec.game.variant, "decisions": len(rec.decisions),
+                   "over": self.state.is_terminal()}
+        return summary, {"record": rec.to_dict()}
+
     def last_steps(self, upto=None):
         from ulm.decisions import last_turn, record_steps
         rec = self.table.record
@@ -470,6 +482,8 @@ class FollowSession(Session):
         self.stack = [state]            # states after each entered event; undo pops
         self.events: list[dict] = []    # {"seat", "name"}
         self.actions: list = []         # the decision applied for each event (for the marks)
+        self.entries: list = []         # what was entered for each event (to rebuild it)
+        self.origin: dict = {}          # how it started (the body of its POST /api/games)
 
     @property
     def state(self):
@@ -527,6 +541,7 @@ class FollowSession(Session):
             self.stack.append(nxt)
             self.events.append({"seat": _seat_name(mover), "name": name})
             self.actions.append(done if isinstance(done, int) else None)
+            self.entries.append({"text": text} if text is not None else {"decision": entered})
             self.keep_hint()
             self.changed()
             self.follow_hint(done if isinstance(done, int) else None, mover)
@@ -538,6 +553,7 @@ class FollowSession(Session):
             self.stack.pop()
             self.events.pop()
             self.actions.pop()
+            self.entries.pop()
             self.changed()
 
     def hint_seat(self):
@@ -558,6 +574,14 @@ class FollowSession(Session):
             out["can_save"] = self._savable()
             out["words_hint"] = self.words_hint()
             return out
+
+    def saved(self):
+        st = self.state
+        summary = {"players": st.num_players(), "seats": [
+            "you" if p == self.seat else "table" for p in range(st.num_players())],
+            "viewer": SEATS[self.seat], "variant": st.game.variant,
+            "decisions": len(self.events), "over": st.is_terminal()}
+        return summary, {"origin": self.origin, "entries": list(self.entries)}
 
     def last_steps(self, upto=None):
         from ulm.decisions import last_turn
@@ -686,6 +710,14 @@ class ReviewSession(Session):
             out["annotation"] = self.annotation if self._annotation_shown() else None
             return out
 
+    def saved(self):
+        summary = {"players": self.rec.game.num_players,
+                   "seats": list(self.data.get("bots") or ["record"] * self.rec.game.num_players),
+                   "variant": self.rec.game.variant, "decisions": self.total,
+                   "over": self.full.state.is_terminal()}
+        return summary, {"record": self.data, "index": self.index,
+                         "as": "all" if self.seat is None else SEATS[self.seat]}
+
     def last_steps(self, upto=None):
         from ulm.decisions import last_turn, record_steps
         return last_turn(record_steps(self.full, self.index)[-40:])
@@ -704,6 +736,9 @@ class ReviewSession(Session):
 class Server:
     """Games and jobs of one running server, with its limits."""
 
+    store = None                        # cli.web.store.Store: the games kept on disk
+    restoring = False
+
     def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
                  max_jobs: int = MAX_RUNNING_JOBS):
         self.max_seconds = max_seconds
@@ -720,10 +755,74 @@ class Server:
                 oldest = min(self.games.values(), key=lambda s: s.touched)
                 del self.games[oldest.id]
             self.games[session.id] = session
+        self.persist(session)
+        return session
+
+    def persist(self, session: Session) -> None:
+        """Write a game to the store (after every change)."""
+        if self.store is None or self.restoring:
+            return
+        summary, data = session.saved()
+        self.store.save(session.id, session.mode, summary, data)
+
+    def list_games(self) -> list[dict]:
+        """The games kept (the store's, else those in memory), the latest change first."""
+        if self.store is not None:
+            return self.store.list()
+        out = []
+        for session in sorted(self.games.values(), key=lambda s: -s.touched):
+            summary, _ = session.saved()
+            out.append(dict(summary, id=session.id, mode=session.mode))
+        return out
+
+    def restore(self, game_id: str) -> Session | None:
+        """A kept game rebuilt from the store (None when there is none by that id)."""
+        found = self.store.load(game_id) if self.store is not None else None
+        if found is None:
+            return None
+        mode, data = found
+        self.restoring = True
+        try:
+            if mode == "play":
+                from mcts.session import PlaySession as Table
+                rec = replay(data["record"])
+                session = PlaySession(self, list(rec.bots), rec.game.variant, rec.seed)
+                session.table = Table.resume(rec)
+                session.movers = []
+                st = rec.game.new_game(rec.seed)
+                for action in rec.decisions:
+                    session.movers.append(st.current_player())
+                    st.apply_action(action)
+                    st.resolve_chance()
+            elif mode == "follow":
+                session = self.new_follow(dict(data["origin"]))
+                with self.lock:
+                    self.games.pop(session.id, None)
+                session.origin = data["origin"]
+                for entry in data["entries"]:
+                    if "text" in entry:
+                        session.decide(text=entry["text"])
+                    else:
+                        session.decide(entry["decision"])
+            else:
+                session = self.new_review({"record": data["record"]})
+                with self.lock:
+                    self.games.pop(session.id, None)
+                session.goto(data.get("index", session.total), data.get("as"))
+            session.id = game_id
+            self.add(session)
+        except (WebError, RecordError, ValueError, KeyError, TypeError):
+            return None             # a game this version cannot rebuild is not offered
+        finally:
+            self.restoring = False
+        if isinstance(session, PlaySession):
+            session.start_bots()
         return session
 
     def game(self, game_id: str) -> Session:
         session = self.games.get(game_id) if isinstance(game_id, str) else None
+        if session is None and isinstance(game_id, str):
+            session = self.restore(game_id)
         if session is None:
             raise WebError(f"game: no game {game_id!r} on this server (it may have been "
                            "closed when the server restarted)", 404)
@@ -764,13 +863,17 @@ class Server:
             if view.get("kind") != "view":
                 raise WebError("view: kind: a followed game starts from one player's view "
                                "('kind': 'view'); write one with `ulm new --as SEAT`")
-            return self.add(FollowSession(self, state, seat))
+            session = FollowSession(self, state, seat)
+            session.origin = {"view": view}
+            return self.add(session)
         players = body.get("players")
         if isinstance(players, bool) or players not in (2, 3, 4):
             raise WebError(f"players: must be 2, 3 or 4, got {players!r}")
         seat = parse_seat(body.get("seat"), players, "seat")
         game = Game(players=players, variant=_variant(body))
-        return self.add(FollowSession(self, game.new_initial_state(), seat))
+        session = FollowSession(self, game.new_initial_state(), seat)
+        session.origin = {"players": players, "seat": SEATS[seat], "variant": _variant(body)}
+        return self.add(session)
 
     def new_review(self, body: dict) -> Session:
         record = body.get("record")
@@ -815,6 +918,19 @@ class Server:
         job.thread = threading.Thread(target=run, daemon=True, name=f"job-{job.id}")
         job.thread.start()
         return job
+
+    def stop_searches(self) -> None:
+        """The server is stopping: every search and bot is told to stop and event streams
+        end (without waiting; close() waits for the threads)."""
+        self.closing = True
+        with self.lock:
+            jobs = list(self.jobs.values())
+            games = list(self.games.values())
+        for job in jobs:
+            job.cancel_event.set()
+        for game in games:
+            if isinstance(game, PlaySession):
+                game.stopped = True
 
     def close(self, timeout: float = 60.0) -> None:
         """Stop every search and bot and wait for their threads (the server is ending:

@@ -39,7 +39,35 @@ async function call(fn) {
 }
 
 // ---------------------------------------------------------------- set-up forms
+// Leaving a game: kept games are listed and can be opened again; a server that keeps
+// them in memory only forgets an unfinished game when the page leaves it, so ask first.
+function mayLeave() {
+  if (!game || game.terminal || info.keeps_games || !game.history.length) return true;
+  return confirm("This server does not keep games: leaving this unfinished game throws it away. Leave it?");
+}
+
+async function listGames() {
+  const box = $("#saved-list");
+  let list;
+  try { list = await api("GET", "/api/games"); } catch (e) { box.textContent = e.message; return; }
+  $("#saved").hidden = !list.games.length;
+  $("#saved-note").textContent = list.kept ? "Kept on this computer; a restarted server finds them." : "In this server's memory only (started with --forget).";
+  box.innerHTML = list.games.slice(0, 30).map((x) => {
+    const when = new Date(x.changed * 1000).toLocaleString();
+    const what = {play: "Play", follow: `Follow (${esc(x.viewer || "")})`, review: "Review"}[x.mode] || esc(x.mode);
+    const seats = x.seats.map((s, i) => `<span class="seat-dot seat-${SEATS[i]}"></span>${esc(s)}`).join(" ");
+    return `<li class="saved-game" data-id="${esc(x.id)}"><button class="open-game" title="open this game again">${what}</button>
+      <span class="saved-seats">${seats}</span><span class="note">${x.decisions} decision${x.decisions === 1 ? "" : "s"}${x.over ? ", over" : ""} · ${esc(when)}</span></li>`;
+  }).join("");
+  for (const li of box.querySelectorAll("li")) {
+    li.querySelector("button").onclick = () => call(async () => open(await api("GET", `/api/games/${li.dataset.id}`)));
+  }
+}
+
 function showSetup(mode) {
+  if (!mayLeave()) return false;
+  if (jobEvents) { jobEvents.close(); jobEvents = null; job = null; showProgress(); }
+  looking = null;
   stopPolling();
   game = null;
   $("#game").hidden = true;
@@ -48,6 +76,8 @@ function showSetup(mode) {
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.mode === mode);
   history.replaceState(null, "", `/?mode=${mode}`);
   localStorage.removeItem("ulm-game");
+  listGames();
+  return true;
 }
 
 function seatRows() {
