@@ -487,3 +487,65 @@ def test_leaving_an_unfinished_game_asks_first_when_games_are_not_kept(server, p
     page.click("#new-game")
     page.wait_for_selector("#setup:not([hidden])")
     assert len(asked) == 2
+
+
+# every target on the board, the point in its middle: the element there belongs to it
+_TARGETS_FREE = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('#board .clickable')) {
+    const r = el.getBoundingClientRect();
+    for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8]]) {
+      const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+      if (!hit || hit.closest('.clickable') !== el)
+        bad.push(`${el.getAttribute('class')} ${el.dataset.actions} at ${fx},${fy}: ` +
+                 `${hit ? hit.tagName + '.' + (hit.getAttribute('class') || '') + ' in ' + (hit.parentNode.getAttribute('class') || hit.parentNode.tagName) : 'nothing'}`);
+    }
+  }
+  return bad;
+}"""
+
+
+def test_every_target_of_a_game_is_clicked_with_the_marks_on_the_board(server, page):
+    """A game against a bot played by clicking the board wherever a decision has a target
+    (by the mouse at the target's own place, and every few by the keyboard), with the last
+    turn and a hint drawn: no mark covers any part of a target."""
+    import random
+    rng = random.Random(5)
+    page.set_viewport_size({"width": 1400, "height": 1300})
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "random")
+    page.fill("#form-play input[name=seed]", "11")
+    page.click("#start-play")
+    clicked, kinds = 0, set()
+    for step in range(400):
+        g = _wait_for_human(page) if not _game(page)["terminal"] else None
+        if g is None:
+            break
+        if step % 25 == 3 and len(g["options"]) > 1:         # a hint on the board now and then
+            page.select_option("#hint-seconds", "0.5")
+            page.click("#hint")
+            page.wait_for_selector("#board svg .highlight", timeout=20000)
+        assert page.evaluate(_TARGETS_FREE) == []
+        targets = page.locator("#board .clickable")
+        n = page.evaluate("game.history.length")
+        if targets.count():
+            el = targets.nth(rng.randrange(targets.count()))
+            kinds.add(el.get_attribute("class").split()[0])
+            if step % 5 == 0:
+                el.focus()
+                page.keyboard.press("Enter")
+            else:
+                box = el.bounding_box()
+                page.mouse.click(box["x"] + box["width"] * rng.uniform(0.15, 0.85),
+                                 box["y"] + box["height"] * rng.uniform(0.15, 0.85))
+            if page.locator("#menu:not([hidden]) button").count():
+                page.locator("#menu button").first.click()
+            clicked += 1
+        else:
+            page.locator("#decisions button.decision").nth(
+                rng.randrange(len(g["options"]))).click()
+        page.wait_for_function(f"game.history.length > {n} || game.terminal")
+    assert _game(page)["terminal"], "the game ends"
+    assert clicked > 25 and {"bag", "entry"} <= kinds, (clicked, kinds)
