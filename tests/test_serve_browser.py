@@ -549,3 +549,22 @@ def test_every_target_of_a_game_is_clicked_with_the_marks_on_the_board(server, p
         page.wait_for_function(f"game.history.length > {n} || game.terminal")
     assert _game(page)["terminal"], "the game ends"
     assert clicked > 25 and {"bag", "entry"} <= kinds, (clicked, kinds)
+
+
+def test_a_narrow_window_has_one_column_and_no_sideways_scrolling(server, browser):
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(server + "/?mode=play")
+        page.wait_for_selector("#form-play")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 420
+        page.select_option("#form-play select[name=players]", "2")
+        page.fill("#form-play input[name=seat1]", "greedy")
+        page.click("#start-play")
+        page.wait_for_selector("#board svg")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 420
+        board, panel = page.locator("#board-wrap").bounding_box(), page.locator("#panel").bounding_box()
+        assert panel["y"] >= board["y"] + board["height"] - 1      # below the board
+        assert page.request.get(server + "/favicon.ico").ok
+    finally:
+        context.close()

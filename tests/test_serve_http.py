@@ -81,6 +81,12 @@ def test_page_static_files_and_info(client):
     assert '<div id="board"' in page.text and "/static/app.js" in page.text
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    # every control of the page says what it does
+    import re
+    controls = re.findall(r"<(?:button|select|input)\b[^>]*>", page.text)
+    assert controls and [c for c in controls if "title=" not in c] == []
     info = client.get("/api/info").json()
     assert info["max_seconds"] == 5 and "ismcts" in info["bots"]
     assert info["variants"] == ["basic", "advanced"]
@@ -631,7 +637,7 @@ def test_the_page_is_package_data():
     web = re.search(r"^web = \[(.*?)\]", conf, re.M | re.S).group(1)  # the web extra
     assert '"starlette' in web and '"uvicorn' in web
     manifest = (root / "MANIFEST.in").read_text()      # the sdist too
-    assert "recursive-include cli/web/static *.html *.js *.css" in manifest
+    assert "recursive-include cli/web/static *.html *.js *.css *.svg" in manifest
     static = root / "cli" / "web" / "static"
     page = (static / "index.html").read_text()
     for name in re.findall(r'"/static/([^"]+)"', page):

@@ -107,6 +107,9 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     async def index(request):
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def favicon(request):
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def info(request):
         from mcts import BOTS
         from ulm import SEATS
@@ -232,6 +235,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
 
     routes = [
         Route("/", endpoint(index)),
+        Route("/favicon.ico", endpoint(favicon)),
         Route("/api/info", endpoint(info)),
         Route("/api/games", endpoint(list_games), methods=["GET"]),
         Route("/api/games", endpoint(new_game), methods=["POST"]),

@@ -90,7 +90,7 @@ function seatRows() {
     const row = document.createElement("label");
     row.className = "seat-row";
     row.innerHTML = `<span class="seat-dot seat-${SEATS[p]}"></span>${SEATS[p]}
-      <input name="seat${p}" list="bot-specs" value="${old[p] || (p === 0 ? "human" : "ismcts:iterations=2000")}">`;
+      <input name="seat${p}" list="bot-specs" title="human, or a bot: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${old[p] || (p === 0 ? "human" : "ismcts:iterations=2000")}">`;
     box.appendChild(row);
   }
 }
@@ -183,6 +183,8 @@ function render() {
   const modeName = {play: "Playing", follow: `Following as ${g.viewer}`, review: "Reviewing a record"}[g.mode];
   $("#summary").innerHTML = `<div class="mode">${modeName}</div><h2>${head}</h2><ul class="seats">${seats}</ul>`;
 
+  $("#over-box").hidden = !(g.mode === "play" && g.terminal);
+
   // a bot thinking
   const th = g.thinking;
   $("#thinking").hidden = !th;
@@ -203,7 +205,7 @@ function render() {
     b.className = "decision" + (opt.target ? " on-board" : "");
     b.textContent = opt.name;
     b.dataset.decision = opt.decision;
-    b.title = opt.target ? "also clickable on the board" : "";
+    b.title = opt.target ? "also on the board: click its place there" : "decide this";
     b.onclick = () => decide(opt.decision);
     box.appendChild(b);
   }
@@ -547,6 +549,19 @@ async function annotate() {
   });
 }
 
+// A finished game of Play, opened in Review (its graph and mistakes), the person's seat chosen.
+async function reviewThis() {
+  const seat = game.viewer;
+  await call(async () => {
+    const res = await fetch(`/api/games/${game.id}/download`);
+    if (!res.ok) throw new Error((await res.json()).error);
+    const record = await res.json();
+    open(await api("POST", "/api/games", {mode: "review", record}));
+    if (seat) $("#an-seat").value = seat;
+    say("Check a player's decisions to see their chance of winning over the game and their mistakes.");
+  });
+}
+
 // ---------------------------------------------------------------- start
 async function main() {
   const list = document.createElement("datalist");
@@ -570,6 +585,7 @@ async function main() {
   $("#words").onsubmit = enterWords;
   $("#cancel").onclick = cancel;
   $("#annotate").onclick = annotate;
+  $("#review-this").onclick = reviewThis;
   $("#back-to-game").onclick = () => { looking = null; render(); };
   $("#take-back").onclick = takeBack;
   $("#rv-first").onclick = () => goto(0);
