@@ -182,8 +182,9 @@ from cli.suggest_cmd import suggest  # noqa: E402
 from cli.tune_cmd import tune  # noqa: E402
 from cli.apply_cmd import apply  # noqa: E402
 from cli.annotate_cmd import annotate  # noqa: E402
+from cli.train_cmd import train  # noqa: E402
 
-for _command in (suggest, play, tournament, bench, apply, annotate, ladder, tune):
+for _command in (suggest, play, tournament, bench, apply, annotate, ladder, tune, train):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)
