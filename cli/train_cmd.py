@@ -105,8 +105,10 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
               help="Weight decay of the weights (not the biases).")
 @click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.2,
               show_default=True, help="Share of the games held out for validation.")
-@click.option("--inputs", type=click.Choice(["rich", "base"]), default="rich", show_default=True,
-              help="rich: the features of mcts.features; base: the 14-feature evaluation's "
+@click.option("--inputs", type=click.Choice(["rich", "public", "base"]), default="rich",
+              show_default=True,
+              help="rich: the features of mcts.features; public: the same without the other "
+                   "seats' hands and the pile's cards; base: the 14-feature evaluation's "
                    "inputs (for comparison).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the split, the initial weights and the batches.")
@@ -150,6 +152,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
         click.echo(json.dumps(report, indent=1))
     else:
         v = report["validation"]
+        click.echo(f"kept epoch {report['epoch_kept']}")
         click.echo(f"validation ({v['positions']} positions of {v['games']} games): "
                    f"cross-entropy {v['model']:.4f}; v0.2 evaluation {v['eval_v0.2']:.4f}; "
                    f"uniform {v['uniform']:.4f}")

@@ -6,6 +6,10 @@ the softmax of their logits (as the 14-feature evaluation does). Inputs:
 * ``rich``: the seat's perspective of the position's features
   (mcts.features.perspective: global block, then the player blocks from that
   seat on);
+* ``public``: as rich, without what the seat cannot know: the other seats'
+  hand cards and the draw pile's cards (by elimination they would reveal
+  those hands) are set to 0 (a check of how much the rich model owes to
+  hidden cards; at search time it sees determinized worlds);
 * ``base``: the 14-feature evaluation's 28 inputs of that seat (with "x left"),
   to compare with the same data and the same training.
 
@@ -20,7 +24,9 @@ Training minimises the cross-entropy of the win chances against the games'
 win shares (mcts.selfplay: 1 for the winner, 1/k for k shared winners) plus
 `l2` x the squared weights, by mini-batch Adam. The games (not the positions)
 are split into training and validation, so positions of one game never sit
-on both sides. Deterministic for a seed: the split, the initial weights and
+on both sides; the model kept is that of the epoch with the lowest
+validation cross-entropy (the last epoch without validation). The training
+cross-entropy of an epoch is measured on at most TRAIN_SAMPLE of its rows. Deterministic for a seed: the split, the initial weights and
 the batches come from ``numpy.random.default_rng(derive_seed(seed, k))``.
 
 Model files (``save_model``/``load_model``): numpy .npz with the arrays
@@ -45,6 +51,8 @@ from mcts import features as F
 MODEL_FORMAT = "ulm-eval-model/1"
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
 EPS = 1e-12
+TRAIN_SAMPLE = 20000
+INPUTS = ("rich", "public", "base")
 ADAM = (0.9, 0.999, 1e-8)
 
 
@@ -73,7 +81,20 @@ def seat_inputs(data: dict, rows, inputs: str) -> np.ndarray:
     n = data["meta"]["players"]
     if inputs == "base":
         return data["base_features"][rows].astype(np.float64)
-    return F.perspectives(data["features"][rows], n).astype(np.float64)
+    z = F.perspectives(data["features"][rows], n).astype(np.float64)
+    if inputs == "public":
+        z[..., _hidden_columns(n)] = 0.0
+    return z
+
+
+def _hidden_columns(players: int) -> np.ndarray:
+    """Columns of a perspective vector the seat cannot know (inputs="public")."""
+    pile = F.offset("pile")
+    cols = list(range(pile, pile + len(F.CARDS)))
+    for k in range(1, players):
+        hand = F.offset("hand", k)
+        cols += range(hand, hand + len(F.CARDS))
+    return np.asarray(cols)
 
 
 def input_width(players: int, inputs: str) -> int:
@@ -147,13 +168,13 @@ class Model:
 
     def win_chances_of(self, state) -> list:
         """Win chances of every seat in `state` (full state; rich inputs only)."""
-        if self.meta["inputs"] != "rich":
+        if self.meta["inputs"] == "base":
             raise TrainError("win_chances_of: only for a model of the rich features")
         n = state.num_players()
         if n != self.players:
             raise TrainError(f"players: the model is for {self.players} players, not {n}")
-        x = F.encode(state)[None, :]
-        return self.win_chances(F.perspectives(x, n).astype(np.float64))[0].tolist()
+        data = {"features": F.encode(state)[None, :], "meta": {"players": n}}
+        return self.win_chances(seat_inputs(data, [0], self.meta["inputs"]))[0].tolist()
 
 
 # ---------------------------------------------------------------------------
@@ -196,8 +217,8 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     line per epoch."""
     if cfg.kind not in ("linear", "mlp"):
         raise TrainError(f"--model: linear or mlp, got {cfg.kind!r}")
-    if cfg.inputs not in ("rich", "base"):
-        raise TrainError(f"--inputs: rich or base, got {cfg.inputs!r}")
+    if cfg.inputs not in INPUTS:
+        raise TrainError(f"--inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
     n = data["meta"]["players"]
     rows = len(data["round"])
     games = len(np.unique(data["game"]))
@@ -223,6 +244,11 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     y = data["win"].astype(np.float64)
     history = []
     step = 0
+    best = (math.inf, None, 0)       # validation cross-entropy, parameters, epoch
+    train_probe = train_rows
+    if len(train_rows) > TRAIN_SAMPLE:
+        probe_rng = np.random.default_rng(derive_seed(cfg.seed, 4))
+        train_probe = np.sort(probe_rng.choice(train_rows, TRAIN_SAMPLE, replace=False))
     bar = None
     if progress:
         from tqdm import tqdm
@@ -244,9 +270,11 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
                     mhat = m / (1 - beta1 ** step)
                     vhat = v / (1 - beta2 ** step)
                     params[name] -= cfg.lr * mhat / (np.sqrt(vhat) + eps)
-            train_ce = cross_entropy(predict_rows(model, data, train_rows), y[train_rows])
+            train_ce = cross_entropy(predict_rows(model, data, train_probe), y[train_probe])
             val_ce = (cross_entropy(predict_rows(model, data, val_rows), y[val_rows])
                       if len(val_rows) else math.nan)
+            if val_ce < best[0]:
+                best = (val_ce, {k: v.copy() for k, v in params.items()}, epoch)
             history.append({"epoch": epoch, "train": round(train_ce, 5),
                             "validation": None if math.isnan(val_ce) else round(val_ce, 5)})
             if bar:
@@ -257,8 +285,13 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     finally:
         if bar:
             bar.close()
+    kept = cfg.epochs
+    if best[1] is not None:
+        params.update(best[1])
+        kept = best[2]
+    meta["epoch_kept"] = kept
     report = {"players": n, "kind": cfg.kind, "inputs": cfg.inputs, "positions": rows,
-              "games": games, "history": history,
+              "games": games, "history": history, "epoch_kept": kept,
               "validation": evaluate(model, data, val_rows),
               "validation_by_stage": {
                   name: evaluate(model, data, val_rows[(data["round"][val_rows] >= lo)
