@@ -114,11 +114,13 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
               help="Write the model here (.npz).")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False),
+              help="Draw the training curve into this PNG file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-epoch lines.")
 @fail_on_input_errors
-def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed, out, as_json,
-            quiet):
+def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed, out, plot,
+            as_json, quiet):
     """Fit a model of each seat's win chance to self-play data sets (one player count).
 
     Reports the training and validation cross-entropy per epoch, and on the
@@ -130,6 +132,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
     from mcts.train import FitConfig, TrainError, fit, save_model
     if out is not None:
         _check_out(out)
+    if plot is not None:
+        _check_out(plot, "--plot")
     try:
         sets = [load_dataset(path) for path in data]
         merged = merge_datasets(sets, list(data))
@@ -148,6 +152,13 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
         except OSError as exc:
             raise InputError(f"--out: {out}: {exc.strerror}") from None
         report["out"] = out
+    if plot is not None:
+        from mcts.train import plot_history
+        try:
+            plot_history(report, plot)
+        except OSError as exc:
+            raise InputError(f"--plot: {plot}: {exc.strerror}") from None
+        report["plot"] = plot
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:
@@ -161,3 +172,44 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
                        f"{row['eval_v0.2']:.4f} ({row['positions']} positions)")
         if out:
             click.echo(f"Model written to {out}")
+
+
+@train.command("evaluate", context_settings=HELP)
+@click.argument("model", type=click.Path(dir_okay=False))
+@click.argument("data", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@fail_on_input_errors
+def evaluate_cmd(model, data, as_json):
+    """Cross-entropy of a fitted model's win chances on data sets (every
+    position; e.g. games of another seed than it was fitted to), next to the
+    v0.2 evaluation's and a uniform guess's, overall and by stage.
+
+    Example: ulm train evaluate model.npz test.npz
+    """
+    import numpy as np
+
+    from mcts.selfplay import DatasetError, load_dataset, merge_datasets
+    from mcts.train import STAGES, TrainError, evaluate, load_model
+    try:
+        fitted = load_model(model)
+    except TrainError as exc:
+        raise InputError(str(exc)) from None
+    try:
+        merged = merge_datasets([load_dataset(path) for path in data], list(data))
+    except DatasetError as exc:
+        raise InputError(str(exc)) from None
+    if merged["meta"]["players"] != fitted.players:
+        raise InputError(f"DATA: {merged['meta']['players']} players; the model {model} is "
+                         f"for {fitted.players}")
+    rows = np.arange(len(merged["round"]))
+    report = {"model": model, "data": list(data), "all": evaluate(fitted, merged, rows),
+              "by_stage": {name: evaluate(fitted, merged, rows[(merged["round"] >= lo)
+                                                               & (merged["round"] < hi)])
+                           for name, lo, hi in STAGES}}
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+        return
+    for name, row in [("all", report["all"])] + list(report["by_stage"].items()):
+        click.echo(f"{name}: model {row['model']:.4f}, v0.2 evaluation {row['eval_v0.2']:.4f}, "
+                   f"uniform {row['uniform']:.4f} ({row['positions']} positions, "
+                   f"{row['games']} games)")

@@ -320,6 +320,40 @@ def _r(x: float):
     return None if math.isnan(x) else round(x, 5)
 
 
+def plot_history(report: dict, path) -> None:
+    """The training curve (cross-entropy per epoch, training and validation,
+    with the v0.2 evaluation's and a uniform guess's on the validation
+    positions) as a PNG."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ulm.jsonfile import write_atomically
+    epochs = [h["epoch"] for h in report["history"]]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    ax.plot(epochs, [h["train"] for h in report["history"]], "o-", label="training")
+    val = [h["validation"] for h in report["history"]]
+    if any(v is not None for v in val):
+        ax.plot(epochs, [math.nan if v is None else v for v in val], "o-", label="validation")
+    v = report["validation"]
+    if v["eval_v0.2"] is not None:
+        ax.axhline(v["eval_v0.2"], color="#b5524a", linestyle="--",
+                   label="v0.2 evaluation (validation)")
+        ax.axhline(v["uniform"], color="gray", linestyle=":", label="uniform")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("cross-entropy of the win chances")
+    ax.set_title(f"{report['kind']} on {report['inputs']} inputs, {report['players']} players, "
+                 f"{report['positions']} positions", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    write_atomically(os.fspath(path), buf.getvalue())
+
+
 # ---------------------------------------------------------------------------
 # files
 
@@ -346,8 +380,10 @@ def load_model(path) -> Model:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
         meta = json.loads(str(arrays.pop("meta")))
-    except (OSError, ValueError, KeyError) as exc:
-        raise TrainError(f"{path}: not a model file: {exc}") from None
+    except FileNotFoundError:
+        raise TrainError(f"{path}: no such file") from None
+    except Exception as exc:    # zip/npy/JSON errors of a file that is not a model
+        raise TrainError(f"{path}: not a model file (.npz): {exc}") from None
     if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
         raise TrainError(f"{path}: not a model of format {MODEL_FORMAT}")
     mean, std = arrays.pop("mean"), arrays.pop("std")

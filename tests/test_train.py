@@ -294,6 +294,15 @@ def test_train_selfplay_and_fit_commands(tmp_path):
     report = json.loads(res.stdout)
     assert len(report["history"]) == 2 and report["validation"]["positions"] > 0
     assert load_model(model).meta["kind"] == "linear"
+    res = run("train", "fit", data, "--model", "mlp", "--hidden", 3, "--epochs", 1,
+              "--validation", 0.5, "--plot", tmp_path / "curve.png", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    res = run("train", "evaluate", model, data, "--json")
+    assert res.exit_code == 0, res.output
+    figures = json.loads(res.stdout)
+    assert figures["all"]["positions"] == summary["positions"]
+    assert set(figures["by_stage"]) == {"rounds 1-3", "rounds 4-7", "rounds 8-10"}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -309,6 +318,10 @@ def test_train_selfplay_and_fit_commands(tmp_path):
     (["selfplay", "--out", "/no/such/folder/d.npz"], ["--out", "no such folder"]),
     (["selfplay", "--out", "{folder}"], ["--out", "directory"]),
     (["selfplay", "--games", 1], ["--out"]),
+    (["evaluate", "/no/such/model.npz", "{data}"], ["/no/such/model.npz", "no such file"]),
+    (["evaluate", "{data}", "{data}"], ["not a model"]),
+    (["evaluate", "{model4}", "{data}"], ["players", "for 4"]),
+    (["fit", "{data}", "--plot", "/no/such/folder/c.png"], ["--plot", "no such folder"]),
 ])
 def test_bad_input_exits_2(args, words, tmp_path, tiny):
     data, data4 = tmp_path / "d.npz", tmp_path / "d4.npz"
@@ -317,7 +330,11 @@ def test_bad_input_exits_2(args, words, tmp_path, tiny):
     bad = tmp_path / "bad.npz"
     bad.write_text("{}")
     new = tmp_path / "new.npz"
-    paths = {"data": data, "data4": data4, "bad": bad, "new": new, "folder": tmp_path}
+    model4 = tmp_path / "m4.npz"
+    save_model(model4, fit(planted(players=4, games=4), FitConfig(kind="linear", epochs=1,
+                                                                  validation=0.25))[0])
+    paths = {"data": data, "data4": data4, "bad": bad, "new": new, "folder": tmp_path,
+             "model4": model4}
     args = [str(a).format(**paths) for a in args]
     words = [w.format(**paths) for w in words]
     assert_input_error(run("train", *args), *words)
