@@ -161,6 +161,20 @@ def test_selfplay_is_reproducible_and_the_same_on_the_pool(tiny):
     assert other["game_seed"][0] != tiny["game_seed"][0]
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_selfplay_and_fit_for_more_players(players):
+    data = run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=players, games=2, seed=1))
+    rows = len(data["round"])
+    assert rows >= 2 * 10 * players and data["features"].shape == (rows, F.feature_count(players))
+    assert np.allclose(data["win"].sum(axis=1), 1.0)
+    assert np.allclose(data["eval_win"].sum(axis=1), 1.0, atol=1e-5)
+    assert set(data["turn_player"].tolist()) == set(range(players))
+    model, report = fit(data, FitConfig(kind="mlp", hidden=4, epochs=1, validation=0.5))
+    assert report["validation"]["uniform"] == pytest.approx(np.log(players), abs=1e-4)
+    chances = model.win_chances_of(ulm.Game(players=players).new_game(2))
+    assert len(chances) == players and sum(chances) == pytest.approx(1.0)
+
+
 def test_bad_data_sets_are_refused(tmp_path, tiny):
     bad = tmp_path / "bad.npz"
     bad.write_text("not a zip")
