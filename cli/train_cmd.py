@@ -139,6 +139,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
         merged = merge_datasets(sets, list(data))
     except DatasetError as exc:
         raise InputError(str(exc)) from None
+    del sets                    # the merged copy is enough
     cfg = FitConfig(kind=kind, hidden=hidden, epochs=epochs, batch=batch, lr=lr, l2=l2,
                     validation=validation, inputs=inputs, seed=seed)
     log = None if (quiet or as_json) else click.echo

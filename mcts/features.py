@@ -6,7 +6,7 @@ outer spaces, the river, cards in hand and in front, coats, seals and crests
 per quarter, descendants, the bag's and the pile's make-up, whose turn and
 which phase. It reads the state only through the public API (``state.raw()``,
 ``score_breakdown``, ``projected_scores`` and the 14 features of
-``mcts._search.eval_features_of``), so it is slow (about 0.1 ms a position;
+``mcts._search.eval_features_of``), so it is slow (about 0.5 ms a position;
 for offline training) but every number is a plain count, flag or one-hot of
 the C struct (or of a function the compiled core already has), so a compiled
 version can compute the same vector.
