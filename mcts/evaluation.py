@@ -51,11 +51,11 @@ def eval_parameters(players: int, weights: str = "default") -> tuple:
         raise ValueError(f"players: no evaluation weights for {players} players")
     out = []
     for name in ("score_weights", "win_weights"):
-        weights = tuple(float(w) for w in entry[name])
-        if len(weights) != EVAL_WEIGHTS:
+        values = tuple(float(w) for w in entry[name])
+        if len(values) != EVAL_WEIGHTS:
             raise ValueError(f"{WEIGHT_SETS[weights]}: {players} players: {name}: expected "
-                             f"{EVAL_WEIGHTS} weights, got {len(weights)}")
-        out.append(weights)
+                             f"{EVAL_WEIGHTS} weights, got {len(values)}")
+        out.append(values)
     return tuple(out)
 
 

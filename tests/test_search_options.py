@@ -583,6 +583,14 @@ def test_v02_preset_writes_every_option_out():
         search(first_push(), iterations=10, weights="v9")
 
 
+def test_weights_of_the_wrong_length_name_their_file(monkeypatch):
+    import mcts.evaluation as ev
+    bad = {"players": {"2": {"score_weights": [0.0] * 3, "win_weights": [0.0] * 3}}}
+    monkeypatch.setattr(ev, "_table", lambda name="default": bad)
+    with pytest.raises(ValueError, match="eval_weights_v0.2.json: 2 players: score_weights"):
+        ev.eval_parameters(2, "v0.2")
+
+
 def fresh_push():
     s = ulm.Game(players=2).new_game(0)
     s.apply_action(DRAW)
