@@ -26,8 +26,9 @@ win shares (mcts.selfplay: 1 for the winner, 1/k for k shared winners) plus
 are split into training and validation, so positions of one game never sit
 on both sides; the model kept is that of the epoch with the lowest
 validation cross-entropy (the last epoch without validation). The training
-cross-entropy of an epoch is measured on at most TRAIN_SAMPLE of its rows. Deterministic for a seed: the split, the initial weights and
-the batches come from ``numpy.random.default_rng(derive_seed(seed, k))``.
+cross-entropy of an epoch is measured on at most TRAIN_SAMPLE of its rows.
+Deterministic for a seed: the split, the initial weights and the batches
+come from ``numpy.random.default_rng(derive_seed(seed, k))``.
 
 Model files (``save_model``/``load_model``): numpy .npz with the arrays
 ``mean``, ``std``, ``w`` (linear part) and for an mlp ``W1``, ``b1``, ``v``,
@@ -232,7 +233,8 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
                          "give more games or --validation 0")
     width = input_width(n, cfg.inputs)
     mean, std = _standardisation(data, train_rows, cfg.inputs)
-    params = init_params(cfg.kind, width, cfg.hidden, np.random.default_rng(derive_seed(cfg.seed, 2)))
+    params = init_params(cfg.kind, width, cfg.hidden,
+                         np.random.default_rng(derive_seed(cfg.seed, 2)))
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     beta1, beta2, eps = ADAM
     order_rng = np.random.default_rng(derive_seed(cfg.seed, 3))

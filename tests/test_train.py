@@ -11,8 +11,8 @@ from click.testing import CliRunner
 import ulm
 from cli.main import main
 from mcts import features as F
-from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset, merge_datasets,
-                           run_selfplay, save_dataset)
+from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset,
+                           merge_datasets, run_selfplay, save_dataset)
 from mcts.train import FitConfig, TrainError, fit, gradients, init_params, load_model, save_model
 
 TINY_SPEC = "ismcts:preset=v0.2,iterations=8"
@@ -78,7 +78,8 @@ def test_a_hand_checked_opening():
     assert x[at("descendants on board"):at("descendants on board") + 8].sum() == 4
     assert x[at("descendants unseen"):at("descendants unseen") + 8].sum() == 4
     for seat in range(3):
-        b = lambda name: at(name, seat)         # noqa: E731
+        def b(name, seat=seat):
+            return at(name, seat)
         assert list(x[b("seat"):b("seat") + 4]) == [int(seat == k) for k in range(4)]
         assert x[b("to move")] == (seat == 0)
         assert x[b("turns to wait")] == seat
