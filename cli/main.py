@@ -204,8 +204,10 @@ from cli.ladder_cmd import ladder  # noqa: E402
 from cli.play_cmd import bots_cmd, play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
 from cli.tune_cmd import tune  # noqa: E402
+from cli.train_cmd import train  # noqa: E402
 
-for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune):
+for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune,
+                 train):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)
