@@ -6,8 +6,18 @@ import sys
 
 import click
 
-from cli import (HELP, SEAT, SEED, InputError, fail_on_input_errors, iterations_option_type,
-                 needs_extra)
+from cli import (
+    HELP,
+    SEAT,
+    SEED,
+    InputError,
+    fail_on_input_errors,
+    iterations_option_type,
+    needs_extra,
+)
+from mcts.annotate import annotate as annotate_record
+from ulm import SEATS
+from ulm.records import load_record
 
 TOP_MISTAKES = 5
 
@@ -23,7 +33,6 @@ def _count(n: int, word: str) -> str:
 
 def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     """The report as text: the biggest mistakes first, then every decision."""
-    from ulm import SEATS
     seat = SEATS[report.seat]
     budget = (_count(report.iterations, "iteration") if report.iterations
               else f"{report.time:g} s")
@@ -94,8 +103,6 @@ def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, quiet)
     """Review a game record: for every decision of one seat, the searcher's choice and
     its win probability next to the decision played, the loss, the biggest mistakes
     first, and (--plot) a picture of the seat's chances over the game."""
-    from mcts.annotate import annotate as annotate_record
-    from ulm.records import load_record
     if iterations is not None and seconds is not None:
         raise InputError("--time: give either --iterations or --time, not both")
     rec = load_record(record)

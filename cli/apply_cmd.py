@@ -6,6 +6,12 @@ import json
 import click
 
 from cli import HELP, InputError, fail_on_input_errors, needs_extra
+from cli.picture_opts import read_position_arg, write_pictures
+from ulm import ACTION_NAMES, SEATS
+from ulm.decisions import DecisionError
+from ulm.follow import apply_decision, keep_is_hidden, options
+from ulm.positions import dumps, state_to_position
+from ulm.render import plural
 
 
 @click.command("apply", context_settings=HELP)
@@ -41,12 +47,6 @@ def apply(position, decisions, output, svg_out, png_out, as_list, as_json, quiet
 
         ulm new --players 2 --as Red | ulm apply - draw "drew white" | ulm show -
     """
-    from cli.picture_opts import read_position_arg, write_pictures
-    from ulm import SEATS
-    from ulm.decisions import DecisionError
-    from ulm.follow import apply_decision
-    from ulm.positions import dumps, state_to_position
-    from ulm.render import plural
     if as_json and not as_list:
         raise InputError("--json: only with --list (the position itself is JSON)")
     if not decisions and not as_list:
@@ -92,8 +92,6 @@ def _listing(state, viewer, position: dict) -> dict:
     `name` is the words the text list shows and `ulm apply` takes; `action` the action id,
     or None for words that stand for several (a draw the viewer cannot see, a keep by
     its discards)."""
-    from ulm import ACTION_NAMES, SEATS
-    from ulm.follow import keep_is_hidden, options
     entries = [{"name": words, "action": a if isinstance(a, int) else None,
                 "engine_name": ACTION_NAMES[a] if isinstance(a, int) else None}
                for words, a in options(state, viewer)]
@@ -109,7 +107,6 @@ def _listing(state, viewer, position: dict) -> dict:
 
 
 def _listing_text(listing: dict) -> str:
-    from ulm.render import plural
     n = len(listing["options"])
     known = f", as {listing['viewer']} knows the game" if listing["viewer"] else ""
     if listing["game_over"]:

@@ -7,14 +7,21 @@ import os
 import click
 
 from cli import HELP
+from mcts.bots import search_options
+from mcts.search import NODE_BYTES, VALUE_BYTES, search
+from ulm import STATE_BYTES
+from ulm.benchmarks import (
+    determinizations_per_second,
+    midgame_state,
+    playouts_per_second,
+)
+from ulm.game import Game
 
 
 def signature() -> dict:
     """A fixed, seeded search whose every count must repeat exactly: 5,000
     iterations (random rollouts, seed 12345) at the first push of the 4-player
     game of seed 1, where 12 pushes compete."""
-    from mcts.search import search
-    from ulm.game import Game
     state = Game(players=4).new_game(1)
     state.apply_action_string("draw")
     state.resolve_chance()
@@ -38,11 +45,6 @@ def bench(as_json, quick):
     every machine: a change to it means the search, the rules or the seeding
     changed behaviour (tests/test_cli.py pins it).
     """
-    from mcts.bots import search_options
-    from mcts.search import NODE_BYTES, VALUE_BYTES, search
-    from ulm.benchmarks import determinizations_per_second, midgame_state, playouts_per_second
-    from ulm import STATE_BYTES
-    from ulm.game import Game
 
     scale = 0.2 if quick else 1.0
     figures: dict = {"cores": os.cpu_count()}

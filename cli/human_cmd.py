@@ -6,10 +6,18 @@ the record) is mcts.session.PlaySession.
 from __future__ import annotations
 
 import os
+import shutil
 
 import click
 
 from cli import InputError
+from cli.suggest_cmd import _progress_bar
+from mcts.session import PlaySession
+from ulm import SEATS
+from ulm.decisions import DecisionError, decision_label, decision_words
+from ulm.follow import parse_decision
+from ulm.positions import state_to_position
+from ulm.render import plural, render_position
 
 DEFAULT_BOT = "ismcts:iterations=2000"
 DEFAULT_RECORD = "ulm-game.json"
@@ -29,7 +37,6 @@ def default_record_path(folder: str = ".") -> str:
 
 def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[str]:
     """The seats: people where asked, bot specs in the others (in order, repeated)."""
-    from ulm import SEATS
     specs = specs or [DEFAULT_BOT]
     n = players or max(max(humans) + 1, len(humans) + len(specs), 2)
     if not 2 <= n <= 4:
@@ -50,7 +57,6 @@ def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[
 def _columns(items: list[str], width: int | None = None) -> list[str]:
     """The menu in columns as wide as its longest entry and two blanks apart, as many
     as fit the terminal's width (at most 100 characters): entries never run together."""
-    import shutil
     if width is None:
         width = min(shutil.get_terminal_size((100, 24)).columns, 100) - 2
     col = max((len(s) for s in items), default=0) + 2
@@ -63,12 +69,6 @@ def _columns(items: list[str], width: int | None = None) -> list[str]:
 
 def play_human(seats, seed, variant, board, record_path, hint_iterations, resume=None):
     """The terminal game; `resume`: a saved game's record (its seats are `seats`)."""
-    from mcts.session import PlaySession
-    from ulm import SEATS
-    from ulm.decisions import DecisionError, decision_words
-    from ulm.follow import parse_decision
-    from ulm.positions import state_to_position
-    from ulm.render import plural, render_position
 
     if resume is not None:
         game = PlaySession.resume(resume)
@@ -176,9 +176,6 @@ def _hint(game, p, iterations) -> None:
     """The searcher's advice, with a progress bar on standard error; Ctrl-C cancels the
     hint (the search stops at once), not the game. The names are those of `ulm suggest
     --json` (mcts.search.action_name)."""
-    from cli.suggest_cmd import _progress_bar
-    from ulm import SEATS
-    from ulm.render import plural
     bar = _progress_bar(iterations, None, True)
     progress = None
     if bar is not None:
@@ -207,5 +204,4 @@ def _hint(game, p, iterations) -> None:
 
 def _name(a: int) -> str:
     """A decision in players' words (what the menu shows; typing it works too)."""
-    from ulm.decisions import decision_label
     return decision_label(a)

@@ -5,11 +5,19 @@ import json
 
 import click
 
+from cli import (
+    HELP,
+    InputError,
+    fail_on_input_errors,
+    json_option,
+    players_option,
+    plot_note,
+    quiet_option,
+    seed_option,
+    workers_option,
+)
 from mcts import MAX_ITERATIONS
-from mcts.tournament import MAX_GAMES
-
-from cli import (HELP, InputError, fail_on_input_errors, json_option, players_option, plot_note,
-                 quiet_option, seed_option, workers_option)
+from mcts.tournament import MAX_GAMES, TournamentError
 
 
 @click.command("ladder", context_settings=HELP)
@@ -36,7 +44,6 @@ def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
     Example: ulm ladder --low 250 --high 8000 --games 40 --out ladder
     """
     from mcts.ladder import format_ladder, run_ladder
-    from mcts.tournament import TournamentError
     quiet = quiet or as_json
     try:
         rungs = run_ladder(low, high, bot=bot, players=players, games=games, seed=seed,

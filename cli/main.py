@@ -9,9 +9,31 @@ import sys
 
 import click
 
-from cli import HELP, SEAT, SEED, InputError, Interrupted, fail_on_input_errors, needs_extra, os_error
+from cli import (
+    HELP,
+    SEAT,
+    SEED,
+    InputError,
+    Interrupted,
+    fail_on_input_errors,
+    needs_extra,
+    os_error,
+)
+from cli.picture_opts import STDIN, read_position_arg, read_stdin, write_pictures
 from ulm import SEATS
+from ulm.board import parse_board
 from ulm.extras import MissingExtra
+from ulm.game import Game
+from ulm.jsonfile import loads, read_text, write_atomically
+from ulm.positions import PositionError, dumps, position_to_state, state_to_position
+from ulm.records import RecordError, load_record, replay
+from ulm.render import (
+    plural,
+    render_breakdown,
+    render_position,
+    render_state,
+    result_line,
+)
 
 
 def write_output(text: str, out: str | None) -> None:
@@ -20,7 +42,6 @@ def write_output(text: str, out: str | None) -> None:
         return
     if out == "":
         raise InputError("--output: no file name given")
-    from ulm.jsonfile import write_atomically
     write_atomically(out, text)
 
 
@@ -75,8 +96,6 @@ def main():
 @fail_on_input_errors
 def new_cmd(players, variant, seed, viewer, board, output):
     """Write a freshly set-up position."""
-    from ulm.game import Game
-    from ulm.positions import dumps, state_to_position
     if viewer is not None and viewer >= players:
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {players}-player game")
     state = Game(players=players, variant=variant, board=board).new_game(seed)
@@ -104,8 +123,6 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
     With --svg/--png the board is also drawn as a picture; POSITION may be `-`
     (standard input).
     """
-    from cli.picture_opts import read_position_arg, write_pictures
-    from ulm.render import render_breakdown, render_state
     data, state, seat = read_position_arg(position)
     if data["kind"] == "view":
         if viewer is not None and viewer != seat:
@@ -128,11 +145,6 @@ def validate_cmd(file):
     """Check a position, game record or board file; exit 2 with the reason if it is bad.
 
     FILE `-` reads standard input (e.g. `ulm replay R.json --json | ulm validate -`)."""
-    from cli.picture_opts import STDIN, read_stdin
-    from ulm.board import parse_board
-    from ulm.jsonfile import loads, read_text
-    from ulm.positions import PositionError, position_to_state
-    from ulm.records import RecordError, replay
     source = STDIN if file == "-" else file
     text = read_stdin(PositionError) if file == "-" else read_text(file, PositionError)
     data = loads(text, source, PositionError)
@@ -168,9 +180,6 @@ def validate_cmd(file):
 @fail_on_input_errors
 def replay_cmd(record, at, viewer, as_json, output):
     """Replay a game record and show (or save) the position at a decision."""
-    from ulm.positions import dumps, state_to_position
-    from ulm.records import load_record
-    from ulm.render import plural, render_breakdown, render_position, result_line
     rec = load_record(record, at)
     state = rec.state
     if viewer is not None and viewer >= state.num_players():
@@ -188,15 +197,17 @@ def replay_cmd(record, at, viewer, as_json, output):
 
 
 # the commands of the other modules of cli/
+from cli.annotate_cmd import annotate  # noqa: E402
+from cli.apply_cmd import apply  # noqa: E402
 from cli.bench_cmd import bench  # noqa: E402
 from cli.ladder_cmd import ladder  # noqa: E402
 from cli.play_cmd import bots_cmd, play, tournament  # noqa: E402
 from cli.suggest_cmd import suggest  # noqa: E402
 from cli.tune_cmd import tune  # noqa: E402
-from cli.apply_cmd import apply  # noqa: E402
-from cli.annotate_cmd import annotate  # noqa: E402
+from cli.train_cmd import train  # noqa: E402
 
-for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune):
+for _command in (suggest, play, tournament, bots_cmd, bench, apply, annotate, ladder, tune,
+                 train):
     main.add_command(_command)
 
 from cli.serve_cmd import serve  # noqa: E402  (ulm serve: the web companion)

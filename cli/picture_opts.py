@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 
 from cli import InputError
-
+from ulm.decisions import DecisionError
+from ulm.follow import parse_line
+from ulm.jsonfile import MAX_BYTES, write_atomically
+from ulm.positions import PositionError, read_position, read_position_text
 
 STDIN = "<stdin>"   # how messages name standard input
 
 
 def read_stdin(error: type[Exception]) -> str:
     """Standard input as text (UTF-8, at most MAX_BYTES); problems raise `error`."""
-    from ulm.jsonfile import MAX_BYTES
     raw = sys.stdin.buffer.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise error(f"{STDIN}: larger than {MAX_BYTES // 2 ** 20} MiB; not a file of this "
@@ -26,7 +28,6 @@ def read_stdin(error: type[Exception]) -> str:
 
 def read_position_arg(path: str):
     """(parsed file, state, seat) of a position file, or of standard input for `-`."""
-    from ulm.positions import PositionError, read_position, read_position_text
     if path == "-":
         return read_position_text(read_stdin(PositionError), STDIN)
     return read_position(path)
@@ -34,8 +35,6 @@ def read_position_arg(path: str):
 
 def parse_highlight(state, names) -> list[int]:
     """Decision names (as `ulm apply` takes them) -> action ids, checked in order."""
-    from ulm.decisions import DecisionError
-    from ulm.follow import parse_line
     try:
         return parse_line(state, list(names))
     except DecisionError as exc:
@@ -46,7 +45,6 @@ def write_pictures(state, viewer, highlight, svg_out, png_out, actions=None) -> 
     """Draw the board into the files asked for; `actions` (ids) are highlighted as given."""
     if not (svg_out or png_out):
         return
-    from ulm.jsonfile import write_atomically
     from ulm.picture import board_svg, svg_to_png
     if actions is None:
         actions = parse_highlight(state, highlight) if highlight else []

@@ -5,10 +5,34 @@ import json
 
 import click
 
-from cli import (HELP, SEAT, SEED, InputError, check_workers_or_scheduler, fail_on_input_errors,
-                 iterations_option_type, json_option, players_option, plot_note, quiet_option,
-                 scheduler_option, seed_option, workers_option)
-from mcts.tournament import MAX_GAMES
+from cli import (
+    HELP,
+    SEAT,
+    SEED,
+    InputError,
+    check_workers_or_scheduler,
+    fail_on_input_errors,
+    iterations_option_type,
+    json_option,
+    players_option,
+    plot_note,
+    quiet_option,
+    scheduler_option,
+    seed_option,
+    workers_option,
+)
+from mcts.bots import BOTS, OPTIONS, PRESETS, make_bot
+from mcts.games import play_game
+from mcts.reports import format_table
+from mcts.tournament import (
+    MAX_GAMES,
+    TournamentConfig,
+    TournamentError,
+    run_tournament,
+    validate_config,
+)
+from ulm import SEATS
+from ulm.records import RecordError, load_record
 
 
 def _seats(ctx, param, values):
@@ -17,7 +41,6 @@ def _seats(ctx, param, values):
 
 
 def _check_specs(specs: list[str]) -> None:
-    from mcts.bots import make_bot
     for spec in specs:
         try:
             make_bot(spec)
@@ -59,8 +82,6 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
     undo your last decision, b for the board, q to stop (--resume RECORD goes
     on later).
     """
-    from mcts.games import play_game
-    from ulm import SEATS
     saved = None
     if resume is not None:
         saved, humans = _resumed(resume)
@@ -113,7 +134,6 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
 def _resumed(path: str):
     """The record of a stopped game to go on with, and its people's seats; the options
     the record decides may not be given."""
-    from ulm.records import RecordError, load_record
     ctx = click.get_current_context()
     given = [f"--{name.replace('_', '-')}" for name in ("bots", "humans", "players", "seed",
                                                         "variant", "board")
@@ -176,8 +196,6 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
     from mcts.cluster import ClusterError, open_executor
-    from mcts.reports import format_table
-    from mcts.tournament import TournamentConfig, TournamentError, run_tournament, validate_config
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
@@ -212,7 +230,6 @@ def bots_cmd(as_json):
 
     Example: ulm play --bots ismcts:iterations=5000,seed=2,greedy
     """
-    from mcts.bots import BOTS, OPTIONS, PRESETS
     table = {}
     for name, cls in BOTS.items():
         doc = (cls.__doc__ or "").strip().split("\n")[0]

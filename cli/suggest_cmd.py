@@ -11,11 +11,17 @@ import sys
 
 import click
 
-from cli import (HELP, FiniteFloatRange, InputError, iterations_option_type, needs_extra,
-                 seconds_option_type)
-from mcts import MAX_WORKERS, SCALED_C
-
+from cli import (
+    HELP,
+    FiniteFloatRange,
+    InputError,
+    iterations_option_type,
+    needs_extra,
+    seconds_option_type,
+)
+from mcts import MAX_WORKERS, SCALED_C, search
 from ulm import SEATS
+from ulm.positions import PositionError, load_position
 
 DEFAULT_ITERATIONS = 10000
 TOP_ALTERNATIVES = 5
@@ -138,7 +144,6 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
         raise click.UsageError("give either --iterations or --time, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    from ulm.positions import PositionError, load_position
     try:
         if position == "-":
             from cli.picture_opts import read_position_arg
@@ -154,7 +159,6 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
     if seat != mover:
         _fail(f"{position}: {SEATS[seat]} is not the player to move ({SEATS[mover]} is)")
 
-    from mcts import search
 
     bar = _progress_bar(iterations, seconds, not (as_json or quiet))
     progress = None

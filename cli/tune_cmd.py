@@ -5,11 +5,20 @@ import json
 
 import click
 
-from mcts.tournament import MAX_GAMES
-
-from cli import (HELP, InputError, check_workers_or_scheduler, fail_on_input_errors, json_option,
-                 players_option, plot_note, quiet_option, scheduler_option, seed_option,
-                 workers_option)
+from cli import (
+    HELP,
+    InputError,
+    check_workers_or_scheduler,
+    fail_on_input_errors,
+    json_option,
+    players_option,
+    plot_note,
+    quiet_option,
+    scheduler_option,
+    seed_option,
+    workers_option,
+)
+from mcts.tournament import MAX_GAMES, TournamentError
 
 
 @click.command("tune", context_settings=HELP)
@@ -42,7 +51,6 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
     """
     from mcts.cluster import ClusterError, open_executor
     from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, validate
-    from mcts.tournament import TournamentError
     check_workers_or_scheduler(scheduler)
     try:
         name = bot.split(":", 1)[0].strip()

@@ -11,7 +11,10 @@ table, `OPTIONS` (``ulm bots`` lists them). Bots:
   after it are resolved with one fixed sample, and the mover's position is
   scored (projected VP + resources + unused actions; see ``_search.evaluate``).
 * ``ismcts`` - Information Set MCTS (mcts.search) for the player to move;
-  ``preset=baseline`` is the previous release's search, for comparisons.
+  ``preset=baseline`` is the previous release's search, ``preset=v0.2`` the
+  default search of release 0.2 pinned (its options and evaluation weights
+  written out, so later changes to the defaults do not move it); both are
+  fixed references for comparisons.
 * ``pimc`` - Perfect Information Monte Carlo: `determinizations` redeals of the
   hidden information, a perfect-information UCT search on each, root visit
   counts summed ("votes").
@@ -34,6 +37,7 @@ from ulm import derive_seed
 from ulm.names import did_you_mean
 
 from mcts import _search
+from mcts.evaluation import WEIGHT_SETS
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
                          FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, ROLLOUTS,
@@ -158,8 +162,8 @@ OPTIONS = {
     "workers": (_workers, "processes growing independent trees (root parallel)"),
     "determinizations": (_positive_int("determinizations", MAX_ITERATIONS),
                          "PIMC: worlds searched"),
-    "preset": (_preset, "a named set of defaults: default, or baseline (the previous "
-                        "release's search)"),
+    "preset": (_preset, "a named set of defaults: default, baseline (the previous "
+                        "release's search) or v0.2 (the default search of release 0.2, pinned)"),
     "chance": (_choice("chance", CHANCE_MODES),
                "chance outcomes the searcher sees: closed (own children) or open (merged)"),
     "horizon": (_horizon, "rollout turns (or rounds: 2r) before the evaluation scores "
@@ -173,6 +177,9 @@ OPTIONS = {
                                          "evaluation in the tree (needs a horizon)"),
     "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
                               "the turn (workers=1)"),
+    "weights": (_choice("weights", tuple(WEIGHT_SETS)),
+                "the cut-off evaluation's weights: default (mcts/eval_weights.json) or a "
+                "pinned copy (v0.2)"),
 }
 
 # Named sets of defaults of the ismcts bot. "baseline" is the search of the
@@ -188,6 +195,13 @@ PRESETS = {
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
                 "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None},
+    # The default search of release 0.2, every value written out (not taken from
+    # the defaults above, which may change) and its own copy of the evaluation's
+    # weights (mcts/eval_weights_v0.2.json): a fixed reference for strength
+    # figures. tests/test_search_options.py checks it repeats that search exactly.
+    "v0.2": {"iterations": 1000, "c": 2.0, "rollout": "heuristic", "margin": 0.1,
+             "chance": "open", "horizon": 8, "bias": 0.0, "mast": 0.0, "final": "visits",
+             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "v0.2"},
 }
 
 
@@ -201,7 +215,11 @@ def search_options(config: dict) -> dict:
             "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
             "mast": config["mast"], "final": config["final"], "explore": explore,
             "minimax": (config["minimax"] if config["minimax"] is not None
-                        else default_minimax(config["horizon"]))}
+                        else default_minimax(config["horizon"])),
+            # a named set of weights only where the config names one (the other
+            # presets search with the current weights; their options also build
+            # a Searcher directly, which takes weights themselves)
+            **({"weights": config["weights"]} if config.get("weights") else {})}
 
 
 def _options(*names) -> dict:
@@ -283,7 +301,7 @@ class IsmctsBot(_SearchBot):
     determinize = True
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
                        "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
-                       "explore", "minimax")
+                       "explore", "minimax", "weights")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None          # the SearchResult of the last decision searched
 

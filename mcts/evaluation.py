@@ -14,7 +14,9 @@ Both are fitted to the mean outcome of rollouts of the search's rollout policy
 from positions of self-play, so the cut-off predicts what a full rollout would
 give on average. The weights are data, one set per player count, in
 mcts/eval_weights.json; `python bench/calibrate_eval.py` regenerates them
-(docs/strength.md has the fit).
+(docs/strength.md has the fit). Named sets (`WEIGHT_SETS`) keep copies that do
+not move when that file is refitted: "v0.2" is the evaluation of the v0.2
+search (the `ismcts:preset=v0.2` bot).
 """
 from __future__ import annotations
 
@@ -25,29 +27,35 @@ from importlib import resources
 from mcts._search import EVAL_WEIGHTS, FEATURE_NAMES, eval_outcome_of
 
 WEIGHTS_FILE = "eval_weights.json"
+# Named sets of weights: "default" is the current fit, the others are pinned
+# copies (a preset that names one keeps its search when the default is refitted).
+WEIGHT_SETS = {"default": WEIGHTS_FILE, "v0.2": "eval_weights_v0.2.json"}
 
-__all__ = ["EVAL_WEIGHTS", "FEATURE_NAMES", "WEIGHTS_FILE", "eval_parameters", "predict",
-           "win_chances"]
+__all__ = ["EVAL_WEIGHTS", "FEATURE_NAMES", "WEIGHTS_FILE", "WEIGHT_SETS", "eval_parameters",
+           "predict", "win_chances"]
 
 
 @lru_cache(maxsize=None)
-def _table() -> dict:
-    with resources.files("mcts").joinpath(WEIGHTS_FILE).open("r", encoding="utf-8") as f:
+def _table(name: str = "default") -> dict:
+    if name not in WEIGHT_SETS:
+        raise ValueError(f"weights: expected one of {', '.join(WEIGHT_SETS)}, got {name!r}")
+    with resources.files("mcts").joinpath(WEIGHT_SETS[name]).open("r", encoding="utf-8") as f:
         return json.load(f)
 
 
-def eval_parameters(players: int) -> tuple:
-    """(score weights, win weights) of the evaluation for a game of `players`."""
-    entry = _table()["players"].get(str(players))
+def eval_parameters(players: int, weights: str = "default") -> tuple:
+    """(score weights, win weights) of the evaluation for a game of `players`,
+    from the named set `weights` (WEIGHT_SETS)."""
+    entry = _table(weights)["players"].get(str(players))
     if entry is None:
         raise ValueError(f"players: no evaluation weights for {players} players")
     out = []
     for name in ("score_weights", "win_weights"):
-        weights = tuple(float(w) for w in entry[name])
-        if len(weights) != EVAL_WEIGHTS:
-            raise ValueError(f"{WEIGHTS_FILE}: {players} players: {name}: expected "
-                             f"{EVAL_WEIGHTS} weights, got {len(weights)}")
-        out.append(weights)
+        values = tuple(float(w) for w in entry[name])
+        if len(values) != EVAL_WEIGHTS:
+            raise ValueError(f"{WEIGHT_SETS[weights]}: {players} players: {name}: expected "
+                             f"{EVAL_WEIGHTS} weights, got {len(values)}")
+        out.append(values)
     return tuple(out)
 
 

@@ -28,19 +28,23 @@ def _run_one(args):
     return row
 
 
-def play_games(todo: list, workers: int = 1, scheduler=None):
-    """Yield the result row of every game in `todo` (tuples as `_run_one` takes).
+def play_games(todo: list, workers: int = 1, scheduler=None, fn=None):
+    """Yield the result of every item in `todo` (by default games as tuples that
+    `_run_one` takes), in any order.
 
-    The one place where games are dispatched: `scheduler.map(_run_one, todo)`
-    when a scheduler is given (any concurrent.futures-style executor, or a
-    Dask cluster: mcts.cluster.DaskExecutor), else a local fork pool of
-    `workers` processes, else this process."""
+    The one place where games are dispatched: `scheduler.map(fn, todo)` when a
+    scheduler is given (any concurrent.futures-style executor, or a Dask
+    cluster: mcts.cluster.DaskExecutor), else a local fork pool of `workers`
+    processes, else this process. `fn` plays one item (default `_run_one`;
+    self-play's games give positions, mcts.selfplay); it must be a module-level
+    function so that it can be sent to the workers."""
+    fn = _run_one if fn is None else fn
     if scheduler is not None:
-        yield from scheduler.map(_run_one, todo)
+        yield from scheduler.map(fn, todo)
     elif workers > 1 and len(todo) > 1:
         ctx = mp.get_context("fork")
         with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
-            yield from pool.imap_unordered(_run_one, todo)
+            yield from pool.imap_unordered(fn, todo)
     else:
         for args in todo:
-            yield _run_one(args)
+            yield fn(args)

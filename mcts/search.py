@@ -43,7 +43,7 @@ from ulm.decisions import decision_label
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.evaluation import eval_parameters
+from mcts.evaluation import WEIGHT_SETS, eval_parameters
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
 # to the end are won or lost (0/1), the cut-off's win chances lie much closer
@@ -452,7 +452,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
            horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
-           minimax: Optional[float] = None,
+           minimax: Optional[float] = None, weights: str = "default",
            tree: Optional[Searcher] = None, root_action: Optional[int] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
@@ -478,6 +478,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     minimax: weight of implicit minimax backups, 0 to 1 (each node's
     evaluation backed up max^n and mixed into UCB's mean reward; needs a
     horizon); None: DEFAULT_MINIMAX with a horizon, 0 without.
+    weights: the named set of the evaluation's weights
+    (mcts.evaluation.WEIGHT_SETS: "default", or a pinned copy such as "v0.2").
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
     root_action: search only this decision at the root (its estimate from the
@@ -498,6 +500,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
     if explore not in EXPLORE_MODES:
         raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, got {explore!r}")
+    if weights not in WEIGHT_SETS:
+        raise ValueError(f"weights: expected one of {', '.join(WEIGHT_SETS)}, got {weights!r}")
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
         c = default_c(horizon, explore)
@@ -522,8 +526,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
                    minimax=float(minimax),
                    root_action=-1 if root_action is None else int(root_action))
     if horizon >= 0:
-        weights, win_weights = eval_parameters(state.num_players())
-        options.update(eval_weights=weights, eval_win_weights=win_weights)
+        score_weights, win_weights = eval_parameters(state.num_players(), weights)
+        options.update(eval_weights=score_weights, eval_win_weights=win_weights)
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)

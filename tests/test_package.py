@@ -181,13 +181,13 @@ def _names(requirements: list[str]) -> set[str]:
 
 
 def test_dependencies_are_what_the_package_imports():
-    """The core depends on click, tqdm and openskill; every other third-party import
-    is declared in an extra (ulm/extras.py names them when they are missing); `all`
-    gathers the extras and `test` installs all of them. numpy is used only by the
-    peers comparison: its extra."""
+    """The core depends on click, tqdm, openskill and numpy (`ulm train`); every
+    other third-party import is declared in an extra (ulm/extras.py names them
+    when they are missing); `all` gathers the extras and `test` installs all of
+    them."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     declared = _names(project["dependencies"])
-    assert declared == {"click", "tqdm", "openskill"}
+    assert declared == {"click", "tqdm", "openskill", "numpy"}
     extras = project["optional-dependencies"]
     modules = {"web": {"starlette", "uvicorn"}, "picture": {"cairosvg"}, "plot": {"matplotlib"},
                "tune": {"optuna"}, "cluster": {"distributed"}}
@@ -198,5 +198,5 @@ def test_dependencies_are_what_the_package_imports():
     imported = _imported_modules()
     third_party = {m for m in imported - {"ulm", "mcts", "cli"} if m not in sys.stdlib_module_names}
     assert third_party == declared | set().union(*modules.values()), third_party
-    assert "numpy" in _names(extras["peers"]) and "numpy" not in declared
+    assert "numpy" in _names(extras["peers"]) and "numpy" in declared
     assert 'version = "0.2.0"' in (ROOT / "pyproject.toml").read_text()

@@ -514,6 +514,82 @@ def test_baseline_preset_repeats_the_release_search_exactly():
     assert [tuple(row[:3]) for row in tree.root_stats()] == RELEASE_ROOT_STATS
 
 
+# The root visits of the default search of release 0.2 (`ismcts:iterations=600,
+# seed=5`) on three fixed positions (2, 3 and 4 players; `walked` below), taken
+# from that release's code. The v0.2 preset must repeat them exactly, whatever
+# the default becomes; they change only when the rules, the core's random
+# numbers or the search's algorithm change.
+V02_ROOT_VISITS = {
+    (2, 3, 1): [(2, 29), (3, 39), (4, 34), (5, 53), (6, 32), (7, 31), (8, 50), (9, 17),
+                (10, 62), (11, 23), (12, 47), (13, 56), (14, 32), (15, 25), (16, 30), (18, 40)],
+    (3, 11, 50): [(2, 29), (3, 113), (4, 56), (5, 40), (6, 21), (7, 44), (8, 48), (9, 23),
+                  (10, 37), (11, 40), (12, 50), (13, 18), (14, 14), (15, 21), (18, 46)],
+    (4, 5, 90): [(2, 107), (5, 8), (14, 446), (18, 39)],
+}
+
+
+def walked(players, seed, steps):
+    """A fixed position: `steps` decisions (the (7k)-th legal one, cyclically)
+    from the deal of `seed`, its chance events resolved by the dealer."""
+    s = ulm.Game(players=players).new_game(seed)
+    k = 0
+    while k < steps and not s.is_terminal():
+        if s.is_chance_node():
+            s.resolve_chance()
+            continue
+        legal = s.legal_actions()
+        s.apply_action(legal[(7 * k) % len(legal)])
+        k += 1
+    while s.is_chance_node():
+        s.resolve_chance()
+    return s
+
+
+@pytest.mark.parametrize("position", sorted(V02_ROOT_VISITS))
+def test_v02_preset_repeats_the_release_default_search(position):
+    bot = make_bot("ismcts:preset=v0.2,iterations=600,seed=5")
+    bot.choose(walked(*position))
+    visits = [(a.action, a.visits) for a in sorted(bot.last_result.actions,
+                                                   key=lambda a: a.action)]
+    assert visits == V02_ROOT_VISITS[position]
+
+
+def test_v02_preset_gives_the_pinned_bench_signature():
+    """The bench signature (tests/test_cli.py, pinned for the default search of
+    release 0.2) from the v0.2 preset's options with random rollouts."""
+    from mcts.bots import search_options
+    from test_cli import SIGNATURE
+    state = ulm.Game(players=4).new_game(1)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    opts = dict(search_options("v0.2"), rollout="random")
+    assert opts["weights"] == "v0.2"
+    r = search(state, iterations=5000, seed=12345, workers=1, **opts)
+    assert r.tree_nodes == SIGNATURE["tree_nodes"]
+    assert {a.name: a.visits for a in r.actions} == SIGNATURE["root_visits"]
+
+
+def test_v02_preset_writes_every_option_out():
+    """Every search option of the preset is a value, not "by the default", and
+    its weights are its own copy."""
+    preset = PRESETS["v0.2"]
+    assert set(PRESETS["default"]) <= set(preset)
+    assert all(v is not None for v in preset.values())
+    assert eval_parameters(4, "v0.2") and preset["weights"] == "v0.2"
+    with pytest.raises(ValueError, match="weights"):
+        make_bot("ismcts:weights=v9")
+    with pytest.raises(ValueError, match="weights"):
+        search(first_push(), iterations=10, weights="v9")
+
+
+def test_weights_of_the_wrong_length_name_their_file(monkeypatch):
+    import mcts.evaluation as ev
+    bad = {"players": {"2": {"score_weights": [0.0] * 3, "win_weights": [0.0] * 3}}}
+    monkeypatch.setattr(ev, "_table", lambda name="default": bad)
+    with pytest.raises(ValueError, match="eval_weights_v0.2.json: 2 players: score_weights"):
+        ev.eval_parameters(2, "v0.2")
+
+
 def fresh_push():
     s = ulm.Game(players=2).new_game(0)
     s.apply_action(DRAW)

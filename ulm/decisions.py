@@ -18,11 +18,11 @@ words, following the game from the viewer's knowledge (ulm.follow).
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
                            TOWER_TILES)
+from ulm.names import closest
 
 __all__ = ["DecisionError", "UnknownWords", "abbreviations", "action_from_words", "chance_name",
            "decision_label", "decision_words", "hidden_from", "last_turn", "record_events",
@@ -176,10 +176,11 @@ def abbreviations(text: str, names: list[str]) -> list[str]:
 
 
 def did_you_mean(text: str, names: list[str]) -> str:
-    """"; did you mean 'X'?" for the name of `names` closest to `text`, or ""."""
+    """"; did you mean 'X'?" for the name of `names` closest to `text` (compared
+    without case or extra blanks: ulm.names.closest), or ""."""
     by = {_norm(n): n for n in names}
-    near = difflib.get_close_matches(_norm(text), list(by), n=1, cutoff=0.6)
-    return f"; did you mean {by[near[0]]!r}?" if near else ""
+    near = closest(_norm(text), by, cutoff=0.6)
+    return f"; did you mean {by[near]!r}?" if near is not None else ""
 
 
 def action_from_words(text: str) -> int:

@@ -1,0 +1,265 @@
+"""Self-play games of a searching bot, recorded as a data set for training.
+
+Every seat is played by the same bot spec (default `DEFAULT_SPEC`: the v0.2
+search at a small budget). At each turn start (the positions where the
+search's rollouts are cut off and evaluated; a share `sample` of them) the
+position is encoded (mcts.features) and kept with the game's final outcome.
+
+Reproducible: game g of a run of seed S is dealt from
+``derive_seed(S, g)``; every seat's bot is reseeded from its spec's seed, that
+game seed and the seat (mcts.games.bot_seed, as in tournaments); the
+sample of turn starts draws from ``derive_seed(game seed, step, SAMPLE_STREAM)``.
+Games are played on the tournaments' local pool or a Dask cluster
+(mcts.pool.play_games) and put in game order, so the data set is the
+same for any number of workers.
+
+The data set (``save_dataset`` / ``load_dataset``; numpy .npz, one row per
+position; N players, F = mcts.features.feature_count(N)):
+
+==============  ===========  ==================================================
+array           shape        meaning
+==============  ===========  ==================================================
+features        (R, F) f4    the neutral feature vector (mcts.features.encode)
+base_features   (R, N, 28)   the 14-feature evaluation's inputs of every seat
+                f4           (mcts._search.eval_features_of, with "x left")
+eval_win        (R, N) f4    the v0.2 evaluation's win chance of every seat
+eval_score      (R, N) f4    the v0.2 evaluation's predicted final score
+win             (R, N) f4    the game's outcome: 1 for the winner, 1/k for
+                             each of k shared winners, else 0 (targets)
+rank            (R, N) f4    final rank, 1 = winner, ties share the mean place
+score           (R, N) f4    final score (VP)
+game            (R,) i4      game index within the run
+game_seed       (R,) u8      seed of the game's deal
+round           (R,) i1      round of the position (0..9)
+turn_player     (R,) i1      seat to move
+meta            ()  str      JSON: format, layout version, players, variant,
+                             bot spec, seed, games, sample, feature count
+==============  ===========  ==================================================
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ulm import derive_seed
+
+from mcts import features as F
+
+DATASET_FORMAT = "ulm-selfplay/1"
+DEFAULT_SPEC = "ismcts:preset=v0.2,iterations=300"
+SAMPLE_STREAM = 1 << 30
+ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
+              "game", "game_seed", "round", "turn_player")
+PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
+
+
+class DatasetError(ValueError):
+    """A file that is not a data set of this format, or data sets that do not go together."""
+
+
+@dataclass
+class SelfplayConfig:
+    spec: str = DEFAULT_SPEC
+    players: int = 2
+    games: int = 10
+    seed: int = 0
+    variant: str = "basic"
+    sample: float = 1.0
+
+    def validate(self) -> None:
+        from mcts.bots import make_bot
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {self.players!r}")
+        if not isinstance(self.games, int) or self.games < 1:
+            raise ValueError(f"games: must be a positive whole number, got {self.games!r}")
+        if self.variant not in ("basic", "advanced"):
+            raise ValueError(f"variant: must be basic or advanced, got {self.variant!r}")
+        if not 0 < self.sample <= 1:
+            raise ValueError(f"sample: a share of the turn starts in (0, 1], got {self.sample!r}")
+        make_bot(self.spec)         # ValueError naming the bad part of the spec
+
+    def todo(self) -> list:
+        return [(g, derive_seed(self.seed, g), self.players, self.spec, self.variant,
+                 self.sample) for g in range(self.games)]
+
+
+def play_selfplay_game(args) -> dict:
+    """Play one self-play game; its positions and outcome as arrays (see the module)."""
+    import ulm
+    from mcts import _search
+    from mcts.bots import make_bot
+    from mcts.evaluation import eval_parameters
+    from mcts.games import bot_seed, ranks_of
+    game, game_seed, players, spec, variant, sample = args
+    bots = [make_bot(spec) for _ in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.reseed(bot_seed(bot.seed, game_seed, seat))
+    score_w, win_w = eval_parameters(players, "v0.2")
+    state = ulm.Game(players=players, variant=variant).new_game(game_seed)
+    feats, base, ewin, escore, rounds, movers = [], [], [], [], [], []
+    step = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.resolve_chance()
+            continue
+        step += 1
+        if _search.is_turn_start(state) and (
+                sample >= 1.0
+                or (derive_seed(game_seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample):
+            feats.append(F.encode(state))
+            base.append([_search.eval_features_of(state, p) for p in range(players)])
+            scores, chances = _search.eval_outcome_of(state, score_w, win_w)
+            escore.append(scores)
+            ewin.append(chances)
+            raw = state.raw()
+            rounds.append(raw["round"])
+            movers.append(raw["turn_player"])
+        p = state.current_player()
+        state.apply_action(bots[p].choose(state.clone()))
+    final = state.scores()
+    won = state.winners()
+    win = [1.0 / len(won) if p in won else 0.0 for p in range(players)]
+    ranks = ranks_of(final, state.returns())
+    rows = len(feats)
+    width = F.feature_count(players)
+    return {
+        "game": game, "game_seed": game_seed, "decisions": step,
+        "features": np.asarray(feats, dtype=np.float32).reshape(rows, width),
+        "base_features": np.asarray(base, dtype=np.float32).reshape(rows, players, -1),
+        "eval_win": np.asarray(ewin, dtype=np.float32).reshape(rows, players),
+        "eval_score": np.asarray(escore, dtype=np.float32).reshape(rows, players),
+        "win": np.tile(np.asarray(win, dtype=np.float32), (rows, 1)),
+        "rank": np.tile(np.asarray(ranks, dtype=np.float32), (rows, 1)),
+        "score": np.tile(np.asarray(final, dtype=np.float32), (rows, 1)),
+        "round": np.asarray(rounds, dtype=np.int8),
+        "turn_player": np.asarray(movers, dtype=np.int8),
+    }
+
+
+def run_selfplay(cfg: SelfplayConfig, workers: int = 1, scheduler=None,
+                 progress: bool = False) -> dict:
+    """Play the run's games (local pool of `workers`, or `scheduler`) and return
+    the data set (arrays and "meta", as `save_dataset` writes it)."""
+    from mcts.pool import play_games
+    cfg.validate()
+    todo = cfg.todo()
+    bar = None
+    if progress:
+        import tqdm as tqdm_module
+        from tqdm import tqdm
+        tqdm_module.tqdm.monitor_interval = 0   # no monitor thread before the workers fork
+        bar = tqdm(total=len(todo), unit="game", desc="self-play", dynamic_ncols=True,
+                   file=sys.stderr)
+    games: dict = {}
+    positions = 0
+    try:
+        for result in play_games(todo, workers, scheduler, fn=play_selfplay_game):
+            games[result["game"]] = result
+            positions += len(result["round"])
+            if bar:
+                bar.set_postfix_str(f"{positions} positions", refresh=False)
+                bar.update(1)
+    finally:
+        if bar:
+            bar.close()
+    ordered = [games[g] for g in sorted(games)]
+    data = {}
+    for name in ROW_ARRAYS:
+        if name in ("game", "game_seed"):
+            dtype = np.int32 if name == "game" else np.uint64
+            data[name] = np.concatenate([np.full(len(r["round"]), r[name], dtype=dtype)
+                                         for r in ordered])
+        else:
+            data[name] = np.concatenate([r[name] for r in ordered])
+    meta = dict(format=DATASET_FORMAT, layout=F.LAYOUT_VERSION,
+                feature_count=F.feature_count(cfg.players), **asdict(cfg),
+                decisions=int(sum(r["decisions"] for r in ordered)))
+    data["meta"] = meta
+    return data
+
+
+def save_dataset(path, data: dict) -> None:
+    """Write a data set to `path` (.npz, compressed) atomically: a failed or
+    interrupted write leaves no file behind."""
+    path = os.fspath(path)
+    arrays = {name: data[name] for name in ROW_ARRAYS}
+    arrays["meta"] = np.array(json.dumps(data["meta"]))
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load_dataset(path) -> dict:
+    """Read a data set written by `save_dataset`; DatasetError names what is wrong."""
+    path = os.fspath(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {name: z[name] for name in z.files}
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DatasetError(f"{path}: is a folder, not a data set file") from None
+    except PermissionError:
+        raise DatasetError(f"{path}: permission denied") from None
+    except Exception as exc:    # zip/npy errors of a file that is not a data set
+        raise DatasetError(f"{path}: not a self-play data set (.npz): {exc}") from None
+    try:
+        meta = json.loads(str(arrays.pop("meta")))
+    except (KeyError, ValueError):
+        raise DatasetError(f"{path}: not a self-play data set (no meta data)") from None
+    if not isinstance(meta, dict) or meta.get("format") != DATASET_FORMAT:
+        raise DatasetError(f"{path}: not a self-play data set of format {DATASET_FORMAT}")
+    if meta.get("layout") != F.LAYOUT_VERSION:
+        raise DatasetError(f"{path}: features of layout {meta.get('layout')!r}; this version "
+                           f"reads {F.LAYOUT_VERSION}")
+    missing = [name for name in ROW_ARRAYS if name not in arrays]
+    if missing:
+        raise DatasetError(f"{path}: missing arrays {', '.join(missing)}")
+    rows = len(arrays["round"])
+    n = meta.get("players")
+    if n not in (2, 3, 4):
+        raise DatasetError(f"{path}: players must be 2, 3 or 4, got {n!r}")
+    if arrays["features"].shape != (rows, F.feature_count(n)) or any(
+            arrays[name].shape != (rows, n) for name in PER_SEAT) or any(
+            len(arrays[name]) != rows for name in ROW_ARRAYS):
+        raise DatasetError(f"{path}: arrays of inconsistent shapes")
+    arrays["meta"] = meta
+    return arrays
+
+
+def merge_datasets(datasets: list, names: list | None = None) -> dict:
+    """One data set of several of the same player count (rows in the order
+    given; game indices renumbered so that games of different files stay apart)."""
+    if not datasets:
+        raise DatasetError("no data set given")
+    names = names or [f"data set {i + 1}" for i in range(len(datasets))]
+    players = datasets[0]["meta"]["players"]
+    for name, d in zip(names, datasets):
+        if d["meta"]["players"] != players:
+            raise DatasetError(f"{name}: {d['meta']['players']} players; {names[0]} has "
+                               f"{players} (fit one player count at a time)")
+    if len(datasets) == 1:
+        return datasets[0]
+    out = {}
+    shift = 0
+    games = []
+    for d in datasets:
+        games.append(d["game"].astype(np.int64) + shift)
+        shift += int(d["game"].max()) + 1 if len(d["game"]) else 0
+    for name in ROW_ARRAYS:
+        out[name] = (np.concatenate(games) if name == "game"
+                     else np.concatenate([d[name] for d in datasets]))
+    out["meta"] = dict(datasets[0]["meta"], sources=[d["meta"] for d in datasets])
+    return out

@@ -1,0 +1,392 @@
+"""Models of each seat's win chance, fitted with numpy to self-play data sets.
+
+A model maps one seat's input vector to a logit; the seats' win chances are
+the softmax of their logits (as the 14-feature evaluation does). Inputs:
+
+* ``rich``: the seat's perspective of the position's features
+  (mcts.features.perspective: global block, then the player blocks from that
+  seat on);
+* ``public``: as rich, without what the seat cannot know: the other seats'
+  hand cards and the draw pile's cards (by elimination they would reveal
+  those hands) are set to 0 (a check of how much the rich model owes to
+  hidden cards; at search time it sees determinized worlds);
+* ``base``: the 14-feature evaluation's 28 inputs of that seat (with "x left"),
+  to compare with the same data and the same training.
+
+Each input is standardised with the training rows' mean and standard
+deviation (stored with the model). Kinds:
+
+* ``linear``: logit = w . z;
+* ``mlp``: logit = v . tanh(W z + b) + w . z (one hidden layer and a linear
+  skip connection).
+
+Training minimises the cross-entropy of the win chances against the games'
+win shares (mcts.selfplay: 1 for the winner, 1/k for k shared winners) plus
+`l2` x the squared weights, by mini-batch Adam. The games (not the positions)
+are split into training and validation, so positions of one game never sit
+on both sides; the model kept is that of the epoch with the lowest
+validation cross-entropy (the last epoch without validation). The training
+cross-entropy of an epoch is measured on at most TRAIN_SAMPLE of its rows.
+Deterministic for a seed: the split, the initial weights and the batches
+come from ``numpy.random.default_rng(derive_seed(seed, k))``.
+
+Model files (``save_model``/``load_model``): numpy .npz with the arrays
+``mean``, ``std``, ``w`` (linear part) and for an mlp ``W1``, ``b1``, ``v``,
+plus ``meta`` (JSON: format ``MODEL_FORMAT``, kind, inputs, layout version,
+players, hidden units, the fit's settings and its validation figures).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ulm import derive_seed
+
+from mcts import features as F
+
+MODEL_FORMAT = "ulm-eval-model/1"
+STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
+EPS = 1e-12
+TRAIN_SAMPLE = 20000
+INPUTS = ("rich", "public", "base")
+ADAM = (0.9, 0.999, 1e-8)
+
+
+class TrainError(ValueError):
+    """Settings or data that a fit cannot use."""
+
+
+@dataclass
+class FitConfig:
+    kind: str = "mlp"
+    hidden: int = 32
+    epochs: int = 20
+    batch: int = 256
+    lr: float = 1e-3
+    l2: float = 1e-4
+    validation: float = 0.2
+    inputs: str = "rich"
+    seed: int = 0
+
+
+# ---------------------------------------------------------------------------
+# inputs
+
+def seat_inputs(data: dict, rows, inputs: str) -> np.ndarray:
+    """The inputs of every seat for `rows` of a data set: (len(rows), N, D)."""
+    n = data["meta"]["players"]
+    if inputs == "base":
+        return data["base_features"][rows].astype(np.float64)
+    z = F.perspectives(data["features"][rows], n).astype(np.float64)
+    if inputs == "public":
+        z[..., _hidden_columns(n)] = 0.0
+    return z
+
+
+def _hidden_columns(players: int) -> np.ndarray:
+    """Columns of a perspective vector the seat cannot know (inputs="public")."""
+    pile = F.offset("pile")
+    cols = list(range(pile, pile + len(F.CARDS)))
+    for k in range(1, players):
+        hand = F.offset("hand", k)
+        cols += range(hand, hand + len(F.CARDS))
+    return np.asarray(cols)
+
+
+def input_width(players: int, inputs: str) -> int:
+    return 28 if inputs == "base" else F.feature_count(players)
+
+
+# ---------------------------------------------------------------------------
+# the model
+
+def init_params(kind: str, width: int, hidden: int, rng) -> dict:
+    params = {"w": np.zeros(width)}
+    if kind == "mlp":
+        params["W1"] = rng.normal(0.0, 1.0 / math.sqrt(width), size=(width, hidden))
+        params["b1"] = np.zeros(hidden)
+        params["v"] = rng.normal(0.0, 1.0 / math.sqrt(hidden), size=hidden)
+    return params
+
+
+def logits(params: dict, z: np.ndarray, cache: bool = False):
+    """Logits (B, N) of standardised inputs z (B, N, D)."""
+    out = z @ params["w"]
+    h = None
+    if "W1" in params:
+        h = np.tanh(z @ params["W1"] + params["b1"])
+        out = out + h @ params["v"]
+    return (out, h) if cache else out
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
+    """Mean over rows of -sum_seats y log p."""
+    return float(-(y * np.log(np.clip(p, EPS, 1.0))).sum(axis=-1).mean()) if len(y) else math.nan
+
+
+def gradients(params: dict, z: np.ndarray, y: np.ndarray, l2: float) -> tuple:
+    """(loss, gradients) of the mean cross-entropy plus l2 x squared weights."""
+    out, h = logits(params, z, cache=True)
+    p = softmax(out)
+    loss = -(y * np.log(np.clip(p, EPS, 1.0))).sum(axis=-1).mean()
+    d = (p - y * 1.0) / len(y)              # dloss/dlogit; the shares of a row add up to 1
+    grads = {"w": np.einsum("bn,bnd->d", d, z)}
+    if h is not None:
+        grads["v"] = np.einsum("bn,bnh->h", d, h)
+        dh = d[..., None] * params["v"] * (1.0 - h * h)
+        grads["W1"] = np.einsum("bnd,bnh->dh", z, dh)
+        grads["b1"] = dh.sum(axis=(0, 1))
+    for name in ("w", "W1", "v"):
+        if name in grads:
+            grads[name] = grads[name] + 2.0 * l2 * params[name]
+            loss += l2 * float((params[name] ** 2).sum())
+    return float(loss), grads
+
+
+class Model:
+    """A fitted model: standardisation, parameters and what it was fitted to."""
+
+    def __init__(self, params: dict, mean: np.ndarray, std: np.ndarray, meta: dict):
+        self.params, self.mean, self.std, self.meta = params, mean, std, meta
+
+    @property
+    def players(self) -> int:
+        return self.meta["players"]
+
+    def win_chances(self, inputs: np.ndarray) -> np.ndarray:
+        """Win chances (B, N) of raw seat inputs (B, N, D)."""
+        return softmax(logits(self.params, (inputs - self.mean) / self.std))
+
+    def win_chances_of(self, state) -> list:
+        """Win chances of every seat in `state` (full state; rich inputs only)."""
+        if self.meta["inputs"] == "base":
+            raise TrainError("win_chances_of: only for a model of the rich features")
+        n = state.num_players()
+        if n != self.players:
+            raise TrainError(f"players: the model is for {self.players} players, not {n}")
+        data = {"features": F.encode(state)[None, :], "meta": {"players": n}}
+        return self.win_chances(seat_inputs(data, [0], self.meta["inputs"]))[0].tolist()
+
+
+# ---------------------------------------------------------------------------
+# fitting
+
+def split_games(data: dict, share: float, seed: int) -> tuple:
+    """Row indices (training, validation): a share `share` of the games, drawn
+    from the seed, is held out."""
+    games = np.unique(data["game"])
+    rng = np.random.default_rng(derive_seed(seed, 1))
+    held = set(rng.permutation(games)[:int(round(share * len(games)))].tolist())
+    is_val = np.fromiter((g in held for g in data["game"].tolist()), dtype=bool,
+                         count=len(data["game"]))
+    return np.flatnonzero(~is_val), np.flatnonzero(is_val)
+
+
+def _standardisation(data, rows, inputs, chunk=4096) -> tuple:
+    width = input_width(data["meta"]["players"], inputs)
+    s, s2, count = np.zeros(width), np.zeros(width), 0
+    for k in range(0, len(rows), chunk):
+        z = seat_inputs(data, rows[k:k + chunk], inputs).reshape(-1, width)
+        s += z.sum(axis=0)
+        s2 += (z * z).sum(axis=0)
+        count += len(z)
+    mean = s / max(count, 1)
+    std = np.sqrt(np.maximum(s2 / max(count, 1) - mean * mean, 0.0))
+    std[std < 1e-6] = 1.0       # constant inputs: left as they are (centred)
+    return mean, std
+
+
+def predict_rows(model: Model, data: dict, rows, chunk: int = 4096) -> np.ndarray:
+    """The model's win chances of `rows` of a data set."""
+    out = [model.win_chances(seat_inputs(data, rows[k:k + chunk], model.meta["inputs"]))
+           for k in range(0, len(rows), chunk)]
+    return np.concatenate(out) if out else np.zeros((0, data["meta"]["players"]))
+
+
+def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
+    """Fit a model to a data set; returns (Model, report). `log(text)` hears a
+    line per epoch."""
+    if cfg.kind not in ("linear", "mlp"):
+        raise TrainError(f"--model: linear or mlp, got {cfg.kind!r}")
+    if cfg.inputs not in INPUTS:
+        raise TrainError(f"--inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
+    n = data["meta"]["players"]
+    rows = len(data["round"])
+    games = len(np.unique(data["game"]))
+    if rows == 0:
+        raise TrainError("data: no positions to fit")
+    train_rows, val_rows = split_games(data, cfg.validation, cfg.seed)
+    if len(train_rows) == 0:
+        raise TrainError(f"--validation: leaves no game of {games} for training")
+    if cfg.validation > 0 and len(val_rows) == 0:
+        raise TrainError(f"--validation: {cfg.validation} of {games} games holds out none; "
+                         "give more games or --validation 0")
+    width = input_width(n, cfg.inputs)
+    mean, std = _standardisation(data, train_rows, cfg.inputs)
+    params = init_params(cfg.kind, width, cfg.hidden,
+                         np.random.default_rng(derive_seed(cfg.seed, 2)))
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    beta1, beta2, eps = ADAM
+    order_rng = np.random.default_rng(derive_seed(cfg.seed, 3))
+    meta = dict(format=MODEL_FORMAT, players=n, layout=F.LAYOUT_VERSION,
+                input_width=width, **asdict(cfg),
+                data=dict(positions=rows, games=games, spec=data["meta"].get("spec"),
+                          seed=data["meta"].get("seed")))
+    model = Model(params, mean, std, meta)
+    y = data["win"].astype(np.float64)
+    history = []
+    step = 0
+    best = (math.inf, None, 0)       # validation cross-entropy, parameters, epoch
+    train_probe = train_rows
+    if len(train_rows) > TRAIN_SAMPLE:
+        probe_rng = np.random.default_rng(derive_seed(cfg.seed, 4))
+        train_probe = np.sort(probe_rng.choice(train_rows, TRAIN_SAMPLE, replace=False))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=cfg.epochs, unit="epoch", desc="fit", dynamic_ncols=True, leave=False)
+    try:
+        for epoch in range(1, cfg.epochs + 1):
+            perm = train_rows[order_rng.permutation(len(train_rows))]
+            for k in range(0, len(perm), cfg.batch):
+                batch = np.sort(perm[k:k + cfg.batch])
+                z = (seat_inputs(data, batch, cfg.inputs) - mean) / std
+                _, grads = gradients(params, z, y[batch], cfg.l2)
+                step += 1
+                for name, g in grads.items():
+                    m, v = moments[name]
+                    m *= beta1
+                    m += (1 - beta1) * g
+                    v *= beta2
+                    v += (1 - beta2) * g * g
+                    mhat = m / (1 - beta1 ** step)
+                    vhat = v / (1 - beta2 ** step)
+                    params[name] -= cfg.lr * mhat / (np.sqrt(vhat) + eps)
+            train_ce = cross_entropy(predict_rows(model, data, train_probe), y[train_probe])
+            val_ce = (cross_entropy(predict_rows(model, data, val_rows), y[val_rows])
+                      if len(val_rows) else math.nan)
+            if val_ce < best[0]:
+                best = (val_ce, {k: v.copy() for k, v in params.items()}, epoch)
+            history.append({"epoch": epoch, "train": round(train_ce, 5),
+                            "validation": None if math.isnan(val_ce) else round(val_ce, 5)})
+            if bar:
+                bar.update(1)
+            if log:
+                log(f"epoch {epoch:3d}: train cross-entropy {train_ce:.4f}, validation "
+                    f"{val_ce:.4f}")
+    finally:
+        if bar:
+            bar.close()
+    kept = cfg.epochs
+    if best[1] is not None:
+        params.update(best[1])
+        kept = best[2]
+    meta["epoch_kept"] = kept
+    report = {"players": n, "kind": cfg.kind, "inputs": cfg.inputs, "positions": rows,
+              "games": games, "history": history, "epoch_kept": kept,
+              "validation": evaluate(model, data, val_rows),
+              "validation_by_stage": {
+                  name: evaluate(model, data, val_rows[(data["round"][val_rows] >= lo)
+                                                       & (data["round"][val_rows] < hi)])
+                  for name, lo, hi in STAGES}}
+    meta["validation"] = report["validation"]
+    meta["history"] = history
+    return model, report
+
+
+def evaluate(model: Model, data: dict, rows) -> dict:
+    """Cross-entropy on `rows` of the model, of the v0.2 evaluation (recorded in
+    the data set) and of a uniform guess, and the targets' own entropy."""
+    rows = np.asarray(rows, dtype=np.int64)
+    y = data["win"][rows].astype(np.float64)
+    n = data["meta"]["players"]
+    games = len(np.unique(data["game"][rows])) if len(rows) else 0
+    return {"positions": int(len(rows)), "games": games,
+            "model": _r(cross_entropy(predict_rows(model, data, rows), y)),
+            "eval_v0.2": _r(cross_entropy(data["eval_win"][rows].astype(np.float64), y)),
+            "uniform": _r(cross_entropy(np.full(y.shape, 1.0 / n), y)),
+            "targets": _r(cross_entropy(y, y))}
+
+
+def _r(x: float):
+    return None if math.isnan(x) else round(x, 5)
+
+
+def plot_history(report: dict, path) -> None:
+    """The training curve (cross-entropy per epoch, training and validation,
+    with the v0.2 evaluation's and a uniform guess's on the validation
+    positions) as a PNG."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ulm.jsonfile import write_atomically
+    epochs = [h["epoch"] for h in report["history"]]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    ax.plot(epochs, [h["train"] for h in report["history"]], "o-", label="training")
+    val = [h["validation"] for h in report["history"]]
+    if any(v is not None for v in val):
+        ax.plot(epochs, [math.nan if v is None else v for v in val], "o-", label="validation")
+    v = report["validation"]
+    if v["eval_v0.2"] is not None:
+        ax.axhline(v["eval_v0.2"], color="#b5524a", linestyle="--",
+                   label="v0.2 evaluation (validation)")
+        ax.axhline(v["uniform"], color="gray", linestyle=":", label="uniform")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("cross-entropy of the win chances")
+    ax.set_title(f"{report['kind']} on {report['inputs']} inputs, {report['players']} players, "
+                 f"{report['positions']} positions", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    write_atomically(os.fspath(path), buf.getvalue())
+
+
+# ---------------------------------------------------------------------------
+# files
+
+def save_model(path, model: Model) -> None:
+    """Write a model (.npz) atomically."""
+    path = os.fspath(path)
+    arrays = {"mean": model.mean, "std": model.std, **model.params,
+              "meta": np.array(json.dumps(model.meta))}
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load_model(path) -> Model:
+    path = os.fspath(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+        meta = json.loads(str(arrays.pop("meta")))
+    except FileNotFoundError:
+        raise TrainError(f"{path}: no such file") from None
+    except Exception as exc:    # zip/npy/JSON errors of a file that is not a model
+        raise TrainError(f"{path}: not a model file (.npz): {exc}") from None
+    if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
+        raise TrainError(f"{path}: not a model of format {MODEL_FORMAT}")
+    mean, std = arrays.pop("mean"), arrays.pop("std")
+    return Model(arrays, mean, std, meta)

@@ -1,0 +1,368 @@
+"""Learning an evaluation from self-play: the feature encoder (mcts/features.py),
+the data sets (mcts/selfplay.py), the models (mcts/train.py) and `ulm train`."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import ulm
+from cli.main import main
+from mcts import features as F
+from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset,
+                           merge_datasets, run_selfplay, save_dataset)
+from mcts.train import FitConfig, TrainError, fit, gradients, init_params, load_model, save_model
+
+TINY_SPEC = "ismcts:preset=v0.2,iterations=8"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def assert_input_error(res, *words):
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    assert isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    assert "Error: " in res.stderr, res.output
+    for w in words:
+        assert w in res.stderr, (w, res.stderr)
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    """Four 2-player self-play games of a tiny search."""
+    return run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=2, games=4, seed=3))
+
+
+# ---------------------------------------------------------------------------
+# the feature encoder
+
+
+def test_layout_sizes_are_stable():
+    assert (F.GLOBAL_SIZE, F.PLAYER_SIZE) == (357, 187)
+    assert [F.feature_count(n) for n in (2, 3, 4)] == [731, 918, 1105]
+    for n in (2, 3, 4):
+        names = F.feature_names(n)
+        assert len(names) == F.feature_count(n) == len(set(names))
+    assert F.LAYOUT_VERSION == "ulm-features/1"
+    with pytest.raises(ValueError, match="players"):
+        F.feature_count(5)
+
+
+def test_a_hand_checked_opening():
+    """The 3-player set-up of seed 4 before the first draw, one card put in
+    Blue's hand: every entry checked by hand against the rules' set-up (R-SETUP-*)."""
+    s = ulm.Game(players=3).new_game(4)
+    s.set_raw({"pile": s.raw()["pile"] & ~(1 << 5),             # Nave III into Blue's hand
+               "players": [{}, {"hand": 1 << 5, "coins": 7}, {}]})
+    x = F.encode(s)
+    assert x.shape == (918,) and x.dtype == np.float32
+    at = F.offset
+    assert list(x[at("players"):at("players") + 3]) == [0, 1, 0]
+    assert x[at("round")] == 1 and x[at("round") + 1:at("round") + 10].sum() == 0
+    assert x[at("game left")] == 1.0
+    assert x[at("phase")] == 1          # before the draw
+    grid = x[at("grid"):at("grid") + 45].reshape(9, 5)
+    assert list(grid.sum(axis=0)) == [2, 2, 1, 2, 2]     # gray, white, brown, turquoise, orange
+    assert (grid.sum(axis=1) == 1).all()
+    assert x[at("outer"):at("outer") + 60].sum() == 0
+    assert (x[at("pushable"):at("pushable") + 12] == 1).all()
+    assert list(x[at("docks"):at("docks") + 5]) == [1, 1, 1, 1, 1]
+    assert x[at("bag"):at("bag") + 5].sum() == 36 - 3      # each player drew one (R-SETUP-5)
+    assert x[at("pile size")] == 32 and x[at("pile") + 5] == 0
+    assert x[at("discard size")] == 0
+    assert x[at("coat stack size")] == 12
+    assert x[at("descendants on board"):at("descendants on board") + 8].sum() == 4
+    assert x[at("descendants unseen"):at("descendants unseen") + 8].sum() == 4
+    for seat in range(3):
+        def b(name, seat=seat):
+            return at(name, seat)
+        assert list(x[b("seat"):b("seat") + 4]) == [int(seat == k) for k in range(4)]
+        assert x[b("to move")] == (seat == 0)
+        assert x[b("turns to wait")] == seat
+        assert (x[b("score")], x[b("coins")], x[b("sparrows")]) == (5, 7 if seat == 1 else 2, 2)
+        assert (x[b("seals left")], x[b("crests left")], x[b("barge")]) == (12, 3, 0)
+        assert x[b("barge space")] == 1
+        assert x[b("projected")] == 5 + 2 - 11       # start, sparrows, river index 0
+        assert x[b("supply size")] == 1
+        assert x[b("hand size")] == (seat == 1) and x[b("hand") + 5] == (seat == 1)
+        assert x[b("front size")] == 0 and x[b("coats owned")] == 0
+    # Blue's perspective: Blue's block first, then Yellow, then Red
+    view = F.perspective(x, 1, 3)
+    assert view[at("hand", 0) + 5] == 1 and view[at("seat", 0) + 1] == 1
+    assert view[at("seat", 1) + 2] == 1 and view[at("seat", 2)] == 1
+    assert (view[:F.GLOBAL_SIZE] == x[:F.GLOBAL_SIZE]).all()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_encoding_follows_the_game(players):
+    """Late in a game: counts add up (50 tiles, 33 cards) and the eval features
+    are the search's own."""
+    from mcts._search import eval_features_of
+    s = ulm.Game(players=players).new_game(8)
+    k = 0
+    while k < 120 and not s.is_terminal():
+        if s.is_chance_node():
+            s.resolve_chance()
+            continue
+        legal = s.legal_actions()
+        s.apply_action(legal[(5 * k) % len(legal)])
+        k += 1
+    x = F.encode(s)
+    at = F.offset
+    r = s.raw()
+    tiles = (x[at("grid"):at("grid") + 45].sum() + x[at("outer"):at("outer") + 60].sum()
+             + x[at("bag"):at("bag") + 5].sum() + x[at("docks"):at("docks") + 5].sum()
+             + sum(x[at("supply size", p)] for p in range(players))
+             + sum(1 for t in r["drawn"] if t >= 0))
+    assert tiles == 50 + 5 * r["tiles_added"]
+    cards = (x[at("pile size")] + x[at("discard size")]
+             + sum(x[at("hand size", p)] + x[at("front size", p)] for p in range(players)))
+    assert cards == 33 - r["n_looked_cards"]
+    for p in range(players):
+        assert list(x[at("eval features", p):at("eval features", p) + 13]) == pytest.approx(
+            list(eval_features_of(s, p)[1:14]), abs=1e-5)
+
+
+# ---------------------------------------------------------------------------
+# data sets
+
+
+def test_dataset_round_trips(tiny, tmp_path):
+    path = tmp_path / "d.npz"
+    save_dataset(path, tiny)
+    back = load_dataset(path)
+    assert back["meta"] == tiny["meta"]
+    for name in ("features", "base_features", "eval_win", "win", "rank", "score", "game",
+                 "game_seed", "round", "turn_player"):
+        assert back[name].dtype == tiny[name].dtype
+        assert np.array_equal(back[name], tiny[name]), name
+    rows = len(back["round"])
+    assert rows >= 4 * 20 and back["features"].shape == (rows, 731)
+    # the outcome: win shares add up to 1, ranks to 1 + 2, the same in every row of a game
+    assert np.allclose(back["win"].sum(axis=1), 1.0)
+    assert np.allclose(back["rank"].sum(axis=1), 3.0)
+    assert sorted(set(back["game"].tolist())) == [0, 1, 2, 3]
+    # the targets are the game's: the highest final score wins (R-END-3), rank 1 wins
+    for row in range(rows):
+        score, win, rank = back["score"][row], back["win"][row], back["rank"][row]
+        assert win[score.argmax()] == win.max() > 0
+        assert ((rank <= 1.5) == (win > 0)).all()
+    assert json.loads(json.dumps(back["meta"]))["spec"] == TINY_SPEC
+
+
+def test_selfplay_is_reproducible_and_the_same_on_the_pool(tiny):
+    again = run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=2, games=4, seed=3), workers=2)
+    for name in ("features", "win", "game_seed", "eval_win"):
+        assert np.array_equal(again[name], tiny[name]), name
+    other = run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=2, games=1, seed=4))
+    assert other["game_seed"][0] != tiny["game_seed"][0]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_selfplay_and_fit_for_more_players(players):
+    data = run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=players, games=2, seed=1))
+    rows = len(data["round"])
+    assert rows >= 2 * 10 * players and data["features"].shape == (rows, F.feature_count(players))
+    assert np.allclose(data["win"].sum(axis=1), 1.0)
+    assert np.allclose(data["eval_win"].sum(axis=1), 1.0, atol=1e-5)
+    assert set(data["turn_player"].tolist()) == set(range(players))
+    model, report = fit(data, FitConfig(kind="mlp", hidden=4, epochs=1, validation=0.5))
+    assert report["validation"]["uniform"] == pytest.approx(np.log(players), abs=1e-4)
+    chances = model.win_chances_of(ulm.Game(players=players).new_game(2))
+    assert len(chances) == players and sum(chances) == pytest.approx(1.0)
+
+
+def test_bad_data_sets_are_refused(tmp_path, tiny):
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a zip")
+    with pytest.raises(DatasetError, match="not a self-play data set"):
+        load_dataset(bad)
+    with pytest.raises(DatasetError, match="no such file"):
+        load_dataset(tmp_path / "missing.npz")
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(DatasetError, match="no meta"):
+        load_dataset(tmp_path / "other.npz")
+    four = dict(tiny, meta=dict(tiny["meta"], players=4))
+    with pytest.raises(DatasetError, match="players"):
+        merge_datasets([tiny, four], ["a.npz", "b.npz"])
+    merged = merge_datasets([tiny, tiny])
+    assert len(merged["round"]) == 2 * len(tiny["round"])
+    assert len(set(merged["game"].tolist())) == 8
+
+
+# ---------------------------------------------------------------------------
+# models
+
+
+def test_gradients_match_finite_differences():
+    rng = np.random.default_rng(0)
+    params = init_params("mlp", 6, 4, rng)
+    params["w"] = rng.normal(size=6)
+    z = rng.normal(size=(5, 3, 6))
+    y = np.eye(3)[rng.integers(0, 3, size=5)]
+    _, grads = gradients(params, z, y, 0.01)
+    for name in ("w", "W1", "b1", "v"):
+        flat = params[name].reshape(-1)
+        numeric = np.zeros_like(flat)
+        for i in range(len(flat)):
+            old = flat[i]
+            flat[i] = old + 1e-6
+            up, _ = gradients(params, z, y, 0.01)
+            flat[i] = old - 1e-6
+            down, _ = gradients(params, z, y, 0.01)
+            flat[i] = old
+            numeric[i] = (up - down) / 2e-6
+        assert np.allclose(numeric, grads[name].reshape(-1), atol=1e-6), name
+
+
+@pytest.mark.parametrize("kind", ["linear", "mlp"])
+def test_training_lowers_the_loss_and_is_deterministic(tiny, kind):
+    cfg = FitConfig(kind=kind, hidden=8, epochs=4, batch=32, lr=3e-3, validation=0.25, seed=1)
+    model, report = fit(tiny, cfg)
+    train = [h["train"] for h in report["history"]]
+    assert train[-1] < train[0] < np.log(2)          # below a uniform guess, and falling
+    again, report2 = fit(tiny, cfg)
+    assert report2["history"] == report["history"]
+    for name in model.params:
+        assert np.array_equal(model.params[name], again.params[name])
+    other, _ = fit(tiny, FitConfig(kind=kind, hidden=8, epochs=4, batch=32, lr=3e-3,
+                                   validation=0.25, seed=2))
+    assert not np.array_equal(other.params["w"], model.params["w"])
+    v = report["validation"]
+    assert v["games"] == 1 and v["uniform"] == pytest.approx(np.log(2), abs=1e-4)
+
+
+def planted(players=3, games=120, seed=0):
+    """A data set whose winner is the seat with the most coins; 60 other
+    entries are noise, the rest 0."""
+    rng = np.random.default_rng(seed)
+    rows = games * 5
+    width = F.feature_count(players)
+    x = np.zeros((rows, width), np.float32)
+    noisy = rng.choice(width, size=60, replace=False)
+    x[:, noisy] = rng.integers(0, 4, size=(rows, 60))
+    coins = [F.offset("coins", p) for p in range(players)]
+    x[:, coins] = rng.permuted(np.tile(np.arange(players), (rows, 1)), axis=1)
+    win = np.eye(players, dtype=np.float32)[x[:, coins].argmax(axis=1)]
+    return {"features": x, "base_features": np.zeros((rows, players, 28), np.float32),
+            "eval_win": np.full((rows, players), 1 / players, np.float32),
+            "eval_score": np.zeros((rows, players), np.float32), "win": win,
+            "rank": np.zeros((rows, players), np.float32),
+            "score": np.zeros((rows, players), np.float32),
+            "game": np.repeat(np.arange(games), 5).astype(np.int32),
+            "game_seed": np.zeros(rows, np.uint64), "round": np.zeros(rows, np.int8),
+            "turn_player": np.zeros(rows, np.int8),
+            "meta": {"format": DATASET_FORMAT, "layout": F.LAYOUT_VERSION, "players": players,
+                     "spec": "planted", "seed": seed}}
+
+
+@pytest.mark.parametrize("kind", ["linear", "mlp"])
+def test_a_planted_signal_is_found(kind):
+    data = planted()
+    model, report = fit(data, FitConfig(kind=kind, hidden=8, epochs=25, batch=32, lr=0.02,
+                                        l2=1e-4, validation=0.25, seed=0))
+    v = report["validation"]
+    assert v["model"] < 0.35 < v["uniform"]
+    if kind == "linear":
+        # the largest weight is on the seat's own coins, and it is positive
+        w = model.params["w"] / model.std
+        assert int(np.argmax(np.abs(w))) == F.offset("coins", 0)
+        assert w[F.offset("coins", 0)] > 0
+
+
+def test_models_round_trip(tmp_path):
+    data = planted(players=2, games=20)
+    model, _ = fit(data, FitConfig(kind="mlp", hidden=4, epochs=2, batch=16, validation=0.2))
+    save_model(tmp_path / "m.npz", model)
+    back = load_model(tmp_path / "m.npz")
+    assert back.meta == json.loads(json.dumps(model.meta))
+    z = F.perspectives(data["features"][:7], 2).astype(np.float64)
+    assert np.array_equal(back.win_chances(z), model.win_chances(z))
+    state = ulm.Game(players=2).new_game(1)
+    chances = back.win_chances_of(state)
+    assert len(chances) == 2 and sum(chances) == pytest.approx(1.0)
+    with pytest.raises(TrainError, match="players"):
+        back.win_chances_of(ulm.Game(players=3).new_game(1))
+    with pytest.raises(TrainError, match="validation"):
+        fit(planted(players=2, games=2), FitConfig(validation=0.1))
+
+
+# ---------------------------------------------------------------------------
+# the command
+
+
+def test_train_selfplay_and_fit_commands(tmp_path):
+    data = tmp_path / "d.npz"
+    res = run("train", "selfplay", "--games", 2, "--bots", TINY_SPEC, "--workers", 1,
+              "--seed", 9, "--json", "--out", data)
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["positions"] == len(load_dataset(data)["round"]) > 0
+    model = tmp_path / "m.npz"
+    res = run("train", "fit", data, data, "--model", "linear", "--epochs", 2, "--batch", 16,
+              "--validation", 0.5, "--out", model, "--json")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)
+    assert len(report["history"]) == 2 and report["validation"]["positions"] > 0
+    assert load_model(model).meta["kind"] == "linear"
+    res = run("train", "fit", data, "--model", "mlp", "--hidden", 3, "--epochs", 1,
+              "--validation", 0.5, "--plot", tmp_path / "curve.png", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    res = run("train", "evaluate", model, data, "--json")
+    assert res.exit_code == 0, res.output
+    figures = json.loads(res.stdout)
+    assert figures["all"]["positions"] == summary["positions"]
+    assert set(figures["by_stage"]) == {"rounds 1-3", "rounds 4-7", "rounds 8-10"}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["fit", "/no/such/data.npz"], ["/no/such/data.npz", "no such file"]),
+    (["fit", "{bad}"], ["{bad}", "not a self-play data set"]),
+    (["fit", "{data}", "--epochs", 0], ["--epochs"]),
+    (["fit", "{data}", "--validation", 1], ["--validation"]),
+    (["fit", "{data}", "--out", "/no/such/folder/m.npz"], ["--out", "no such folder"]),
+    (["fit", "{data}", "{data4}"], ["players"]),
+    (["selfplay", "--bots", "ismcts:iterashuns=3", "--out", "{new}"], ["--bots", "iterashuns"]),
+    (["selfplay", "--players", 5, "--out", "{new}"], ["--players"]),
+    (["selfplay", "--sample", 0, "--out", "{new}"], ["--sample"]),
+    (["selfplay", "--out", "/no/such/folder/d.npz"], ["--out", "no such folder"]),
+    (["selfplay", "--out", "{folder}"], ["--out", "directory"]),
+    (["selfplay", "--games", 1], ["--out"]),
+    (["evaluate", "/no/such/model.npz", "{data}"], ["/no/such/model.npz", "no such file"]),
+    (["evaluate", "{data}", "{data}"], ["not a model"]),
+    (["evaluate", "{model4}", "{data}"], ["players", "for 4"]),
+    (["fit", "{data}", "--plot", "/no/such/folder/c.png"], ["--plot", "no such folder"]),
+])
+def test_bad_input_exits_2(args, words, tmp_path, tiny):
+    data, data4 = tmp_path / "d.npz", tmp_path / "d4.npz"
+    save_dataset(data, tiny)
+    save_dataset(data4, planted(players=4, games=3))
+    bad = tmp_path / "bad.npz"
+    bad.write_text("{}")
+    new = tmp_path / "new.npz"
+    model4 = tmp_path / "m4.npz"
+    save_model(model4, fit(planted(players=4, games=4), FitConfig(kind="linear", epochs=1,
+                                                                  validation=0.25))[0])
+    paths = {"data": data, "data4": data4, "bad": bad, "new": new, "folder": tmp_path,
+             "model4": model4}
+    args = [str(a).format(**paths) for a in args]
+    words = [w.format(**paths) for w in words]
+    assert_input_error(run("train", *args), *words)
+    assert not new.exists()          # nothing half-written
+
+
+def test_help_lists_every_option():
+    import click
+    group = main.commands["train"]
+    out = run("train", "--help").stdout
+    assert "selfplay" in out and "fit" in out and "not used by the search" in " ".join(out.split())
+    for name, cmd in group.commands.items():
+        out = run("train", name, "--help").stdout
+        for param in cmd.params:
+            if isinstance(param, click.Option):
+                assert any(opt in out for opt in param.opts), (name, param.opts)
