@@ -189,8 +189,23 @@ def test_follow_a_game_for_a_full_round(server, page, shots):
     page.select_option("#form-follow select[name=seat]", "Blue")
     page.click("#start-follow")
     page.wait_for_selector("#decisions button.decision")
-    # the set-up: nine grid tiles, a tile per player, four descendants (all public);
-    # each time the first of the outcomes offered
+    # the set-up entered on the board: the grid space being filled is a target whose menu
+    # names the colours; a player's tile is picked in that player's supply
+    assert page.locator("#board svg text.text-board, #board svg.text-board").count() == 0
+    page.click("#board .cell.clickable[data-cell='0']")
+    page.click("#menu button:text-is('drew orange')")
+    page.wait_for_function("game.history.length === 1")
+    assert page.locator("#board .cell[data-cell='0']").get_attribute("data-colour") == "orange"
+    for cell in range(1, 9):
+        count = page.evaluate("game.history.length")
+        page.click(f"#board .cell.clickable[data-cell='{cell}']")
+        if page.locator("#menu:not([hidden])").count():    # (one colour left: no menu)
+            page.locator("#menu button").first.click()
+        page.wait_for_function(f"game.history.length === {count + 1}")
+    page.click("#board .supply.clickable[data-seat='Red'][data-colour='white']")
+    page.wait_for_function("game.history.length === 10")
+    assert page.evaluate("game.history[9].name") == "drew white"
+    # the rest of the set-up by the buttons: each time the first of the outcomes offered
     setup = []
     while page.evaluate("game.to_move") == "chance":
         count = page.evaluate("game.history.length")
@@ -198,7 +213,7 @@ def test_follow_a_game_for_a_full_round(server, page, shots):
         setup.append(button.text_content())
         button.click()
         page.wait_for_function(f"game.history.length === {count + 1}")
-    assert len(setup) == 9 + 2 + 4
+    assert len(setup) == 1 + 4
     assert all(name.startswith(("drew ", "revealed ")) for name in setup)
     assert page.evaluate("game.round") == 1 and page.evaluate("game.to_move") == "Red"
 

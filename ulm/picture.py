@@ -36,7 +36,8 @@ from xml.sax.saxutils import escape, quoteattr
 from ulm.decisions import decision_label
 from ulm.render import plural
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, PUSH_ENTRIES,
-                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SIDES)
+                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES,
+                           TASKS)
 
 __all__ = ["board_svg", "board_png", "action_target", "TILE_FILL", "SEAT_FILL"]
 
@@ -115,6 +116,17 @@ def action_target(state, action: int) -> dict | None:
     The result is {"kind": <element class>, "value": <its main data attribute>},
     with "seat" for a player's supply tile."""
     name = ACTION_NAMES[action]
+    if name.startswith("chance: tile "):
+        # the set-up entered on the board: the grid space being filled, a player's tile
+        # in that player's supply (R-SETUP)
+        stack = state.task_stack()
+        task = TASKS.get(stack[-1][0]) if stack else None
+        if task == "grid fill":
+            return {"kind": "cell", "value": stack[-1][1]}
+        if task == "player tile":
+            return {"kind": "supply", "value": name[len("chance: tile "):],
+                    "seat": SEATS[stack[-1][1]]}
+        return None
     if name == "draw":
         return {"kind": "bag", "value": "bag"}
     if name == "river step" or name.startswith("move barge "):
@@ -452,9 +464,13 @@ def _draw_cathedral(svg: _Svg, pos: dict, table: dict):
         colour = pos["grid"][i // 3][i % 3]
         x, y = GRID_X + (i % 3) * CELL, GRID_Y + (i // 3) * CELL
         svg.element(("cell", i, None), (x, y, CELL, CELL), "cell",
-                    f"row {i // 3 + 1}, column {i % 3 + 1}: {colour}", data_cell=i,
-                    data_colour=colour)
-        _tile(svg, x + 3, y + 3, CELL - 6, colour)
+                    f"row {i // 3 + 1}, column {i % 3 + 1}: {colour or 'empty (set-up)'}",
+                    data_cell=i, data_colour=colour)
+        if colour is None:      # the set-up is being entered: not laid out yet
+            svg.rect(x + 3, y + 3, CELL - 6, CELL - 6, "#d9cfbb", stroke="#4a4030", sw=1,
+                     rx=(CELL - 6) * 0.12, stroke_dasharray="4 3")
+        else:
+            _tile(svg, x + 3, y + 3, CELL - 6, colour)
         svg.close()
 
 
@@ -834,7 +850,7 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     pos = state_to_position(state, viewer)
     table = state.game.table
     targets: dict[tuple, list[int]] = {}
-    if interactive and state.current_player() >= 0:
+    if interactive and (state.current_player() >= 0 or state.is_chance_node()):
         for a in state.legal_actions():
             t = action_target(state, a)
             if t:
