@@ -564,6 +564,13 @@ def test_every_target_of_a_game_is_clicked_with_the_marks_on_the_board(server, p
         page.wait_for_function(f"game.history.length > {n} || game.terminal")
     assert _game(page)["terminal"], "the game ends"
     assert clicked > 25 and {"bag", "entry"} <= kinds, (clicked, kinds)
+    # the finished game opens in Review, for its graph of the chances and its mistakes
+    total = len(_game(page)["history"])
+    page.wait_for_selector("#review-this")
+    page.click("#review-this")
+    page.wait_for_function("game.mode === 'review'")
+    assert page.evaluate("game.total") == total and page.evaluate("game.index") == total
+    assert page.locator("#an-seat").input_value() == "Red"
 
 
 def test_a_narrow_window_has_one_column_and_no_sideways_scrolling(server, browser):

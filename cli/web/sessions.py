@@ -1045,6 +1045,7 @@ def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None):
         slice_ = max(left, 0.001) if partial is None else min(max(left, 0.001), LIVE_SECONDS)
         result = search(state, time=slice_, seed=seed, progress=progress,
                         tree=None if result is None else result.tree)
+        result.seconds = time.monotonic() - job.started     # the whole search, not the slice
         job.progress(min((time.monotonic() - job.started) / seconds, 1.0), result.iterations)
         if partial is not None and end - time.monotonic() > 0.002:
             partial(result)
