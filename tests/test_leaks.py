@@ -262,6 +262,16 @@ def test_web_play(players, seed):
                 assert job["status"] == "done", job
                 assert_no_leak(state, 0, job["result"], "web hint", seen)
                 hinted = True
+            if len(g["options"]) > 1:     # a variation from here: another line of Red's turn
+                v = c.post(f"/api/games/{gid}/variation",
+                           json={"index": len(g["history"]), "line": []}).json()
+                for _ in range(4):
+                    assert_no_leak(state, 0, v, "web variation", seen)
+                    if not v["options"]:
+                        break
+                    v = c.post(f"/api/games/{gid}/variation", json={
+                        "index": len(g["history"]),
+                        "line": v["line"] + [v["options"][-1]["decision"]]}).json()
             r = c.post(f"/api/games/{gid}/decide", json={"decision": g["options"][0]["decision"]})
             assert r.status_code == 200, r.text
         record = c.get(f"/api/games/{gid}/download").json()

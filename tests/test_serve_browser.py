@@ -378,7 +378,7 @@ def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shot
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("looking && looking.index === 0")
     page.keyboard.press("End")
-    page.wait_for_selector("#looking", state="hidden")
+    page.wait_for_selector("#back-to-game", state="hidden")
     assert page.locator("#board .clickable").count() > 0
 
     # take back to before Blue's draw: the game goes on from there
@@ -387,8 +387,33 @@ def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shot
     page.once("dialog", lambda d: d.accept())
     page.click("#take-back")
     page.wait_for_function(f"game.history.length === {here - 2}")
-    assert page.locator("#looking").is_hidden()
+    assert page.locator("#back-to-game").is_hidden()
     assert _game(page)["to_move"] == "Blue"
+
+    # a variation: another line from an earlier decision, the game's own line kept
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function(f"game.history.length === {here - 1}")
+    _wait_for_human(page)
+    played = page.evaluate("game.history.length")
+    page.click("#try-line")                  # from here (after Blue's draw)
+    page.wait_for_selector("#history li.variation")
+    pushes = page.locator("#board .entry.clickable")
+    assert pushes.count() > 0
+    pushes.first.click()
+    page.wait_for_function("exploring && exploring.upto === 1")
+    assert page.locator("#history li.variation .var-step").count() == 2
+    step = page.locator("#history li.variation .var-step[data-upto='1']").text_content()
+    assert step.startswith("push") and "A variation from decision" in page.text_content("#looking")
+    page.locator("#variation-options button").first.click()
+    page.wait_for_function("exploring && exploring.upto === 2")
+    page.click("#history li.variation .var-step[data-upto='1']")     # back inside it
+    page.wait_for_function("exploring && exploring.upto === 1")
+    page.screenshot(path=str(shots / "serve-variation.png"), full_page=True)
+    page.click("#back-to-game")                                       # the main line again
+    page.wait_for_selector("#back-to-game", state="hidden")
+    assert page.evaluate("game.history.length") == played
+    assert page.locator("#history li.variation").count() == 1        # kept beside it
+    assert page.locator("#board .clickable").count() > 0
 
 
 def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):

@@ -768,3 +768,39 @@ def test_games_are_kept_in_a_file_and_found_by_a_restarted_server(tmp_path):
         assert c.get("/api/games").json() == {"games": [], "kept": False}
         _play(c, seats=("human", "human"))
         assert [x["mode"] for x in c.get("/api/games").json()["games"]] == ["play"]
+
+
+def test_a_variation_is_another_line_of_the_turn_the_game_unchanged(client):
+    g = _play(client, seats=("human", "greedy"), seed=2)
+    gid = g["id"]
+    g = _decide(client, gid, "draw")
+    here = len(g["history"])
+    v = client.post(f"/api/games/{gid}/variation", json={"index": here, "line": []}).json()
+    assert v["names"] == [] and v["ended"] is None and v["seat"] == "Red"
+    assert {o["name"] for o in v["options"]} == {o["name"] for o in g["options"]}
+    push = next(o for o in v["options"] if o["name"].startswith("push"))
+    v = client.post(f"/api/games/{gid}/variation",
+                    json={"index": here, "line": [push["decision"]]}).json()
+    assert v["names"] == [push["name"]] and 'class="last-move"' in v["svg"]
+    line = [push["decision"]]
+    while v["options"]:                        # to the end of the turn
+        end = next((o for o in v["options"] if o["name"] == "end turn"), v["options"][0])
+        line.append(end["decision"])
+        v = client.post(f"/api/games/{gid}/variation", json={"index": here, "line": line}).json()
+    assert v["ended"] and v["options"] == []
+    assert client.get(f"/api/games/{gid}").json()["history"] == g["history"]   # unchanged
+    for body, message in (
+            ({"index": here, "line": "push"}, "line: a list of at most 60 decision ids"),
+            ({"index": here, "line": [True]}, "line[0]: must be a decision id"),
+            ({"index": here, "line": [99999]}, "line[0]: decision 99999 is not legal there"),
+            ({"index": here + 5, "line": []}, f"index: must be a whole number from 0 to {here}"),
+            ({"index": here, "line": line + [0]}, "the variation ended before it")):
+        r = client.post(f"/api/games/{gid}/variation", json=body)
+        assert message in _error(r, r.status_code), body
+    # not where another seat decides: its hidden cards would be in its choices
+    for decision in line:                      # the variation's turn, played for real
+        _decide(client, gid, decision)
+    g = _wait(client, f"/api/games/{gid}", lambda d: d["options"])
+    blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
+    assert "variations are for Red's own decisions" in _error(client.post(
+        f"/api/games/{gid}/variation", json={"index": blue, "line": []}), 409)

@@ -15,6 +15,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/goto           {"index": k, "as": seat | "all"}   (review)
     GET    /api/games/{id}/board?index=k  the board after k decisions, the last turn marked
     POST   /api/games/{id}/takeback       {"index": k}: back to k decisions   (play)
+    POST   /api/games/{id}/variation      {"index": k, "line": [ids]}: another line from k
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
     POST   /api/games/{id}/hint           {"seconds": s} -> job
     POST   /api/games/{id}/annotate       {"seat": s, "seconds": s} -> job   (review)
@@ -169,6 +170,11 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
             raise WebError(f"index: must be a whole number, got {raw[:40]!r}") from None
         return JSONResponse(session.board_at(index))
 
+    async def variation(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        return JSONResponse(session.explore(body.get("index"), body.get("line", [])))
+
     async def take_back(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
@@ -245,6 +251,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         Route("/api/games/{game}/goto", endpoint(goto), methods=["POST"]),
         Route("/api/games/{game}/board", endpoint(board_at)),
         Route("/api/games/{game}/takeback", endpoint(take_back), methods=["POST"]),
+        Route("/api/games/{game}/variation", endpoint(variation), methods=["POST"]),
         Route("/api/games/{game}/download", endpoint(download)),
         Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
         Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),

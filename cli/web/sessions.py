@@ -238,6 +238,57 @@ class Session:
         eyes (looking back; the game itself is not changed)."""
         raise WebError("index: this game cannot be looked back through", 409)
 
+    def state_at(self, index: int):
+        """The state after the first `index` entries of the history (a full state)."""
+        raise WebError("variation: this game has no variations", 409)
+
+    def explore(self, index, line) -> dict:
+        """A variation: the position after `index` decisions of the game, then the
+        decisions of `line` (ids) instead of what was played, in a world the viewer cannot
+        tell from the real one (nothing hidden from the viewer is used). A variation is a
+        turn of the player to move there: it ends at a chance event or when another seat
+        is to move. The game itself is not changed."""
+        if isinstance(line, bool) or not isinstance(line, list) or len(line) > 60:
+            raise WebError("line: a list of at most 60 decision ids")
+        total = len(self.history_words())
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
+            raise WebError(f"index: must be a whole number from 0 to {total}, got {index!r}")
+        with self.lock:
+            real = self.state_at(index)
+            viewer = self.viewer()
+        mover = real.current_player()
+        if mover < 0 or real.is_terminal():
+            raise WebError("variation: nobody decides here (a chance event or the end)", 409)
+        if viewer is not None and mover != viewer:
+            raise WebError(f"variation: it is {SEATS[mover]}'s decision here; variations are "
+                           f"for {SEATS[viewer]}'s own decisions", 409)
+        world = real if viewer is None else real.resample_from_infostate(viewer, index)
+        names, steps, stop = [], [], None
+        for k, action in enumerate(line):
+            if world.current_player() != mover or world.is_chance_node() \
+                    or world.is_terminal():
+                raise WebError(f"line[{k}]: the variation ended before it", 409)
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise WebError(f"line[{k}]: must be a decision id (a whole number)")
+            if action not in world.legal_actions():
+                raise WebError(f"line[{k}]: decision {action} is not legal there")
+            steps.append((world.clone(), action))
+            names.append(label(action))
+            world.apply_action(action)
+        if world.is_terminal():
+            stop = "the game ends"
+        elif world.is_chance_node():
+            stop = "a chance event follows"
+        elif world.current_player() != mover:
+            stop = f"{SEATS[world.current_player()]} is to move"
+        options = [] if stop else [_option(world, a) for a in world.legal_actions()]
+        return {"index": index, "line": list(line), "names": names, "seat": SEATS[mover],
+                "ended": stop, "options": options,
+                "svg": draw(world, viewer, None, bool(options), steps[-40:])}
+
+    def history_words(self) -> list:
+        return []
+
 
 def history(record, viewer) -> list[dict]:
     """The decisions of a record in the words `viewer` may read, each with the chance
@@ -444,6 +495,12 @@ class PlaySession(Session):
         with self.lock:
             return record_board(self.table.record, index, self.viewer())
 
+    def history_words(self):
+        return self.table.record.decisions
+
+    def state_at(self, index):
+        return replay(self.table.record.to_dict(), index).state
+
     def take_back(self, index):
         """Take back decisions until at most `index` are left (stopping at a decision of a
         person: a bot to move moves again)."""
@@ -589,6 +646,12 @@ class FollowSession(Session):
         return last_turn([(st, a) for st, a in zip(self.stack[:upto], self.actions[:upto])
                           if a is not None][-40:])
 
+    def history_words(self):
+        return self.events
+
+    def state_at(self, index):
+        return self.stack[index].clone()
+
     def board_at(self, index):
         with self.lock:
             if isinstance(index, bool) or not isinstance(index, int) \
@@ -725,6 +788,12 @@ class ReviewSession(Session):
     def board_at(self, index):
         with self.lock:
             return record_board(self.full, index, self.seat)
+
+    def history_words(self):
+        return self.decisions
+
+    def state_at(self, index):
+        return replay(self.data, index).state
 
     def export(self):
         return "record", self.data

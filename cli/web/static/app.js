@@ -10,7 +10,9 @@ let game = null;          // the last game JSON from the server
 let job = null;           // the running search (hint or annotation)
 let pollTimer = null;
 let looking = null;
-let lookingFor = null;    // the index of a board being fetched       // looking back: {index, total, svg} of an earlier board (play, follow)
+let lookingFor = null;    // the index of a board being fetched
+let variations = [];      // lines tried instead of the game's: {from, line: [ids], names: [...]}
+let exploring = null;     // the variation shown: {vi, upto, data} (data: the server's answer)       // looking back: {index, total, svg} of an earlier board (play, follow)
 let info = {max_seconds: 30};
 
 // ---------------------------------------------------------------- server calls
@@ -162,11 +164,13 @@ function esc(s) {
 function render() {
   const g = game;
   if (looking && (g.mode === "review" || looking.total !== g.history.length)) looking = null;
-  // the board, with its clickable targets (or an earlier board, looked back at)
-  $("#board").innerHTML = looking ? looking.svg : g.svg;
+  if (variations.length && variations.gameId !== g.id) { variations = []; exploring = null; }
+  // the board, with its clickable targets (or an earlier board, or a variation)
+  $("#board").innerHTML = exploring ? exploring.data.svg : looking ? looking.svg : g.svg;
   const svg = $("#board svg");
   if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
-  if (!looking) wireTargets();
+  if (exploring) wireTargets(exploring.data.options, extendVariation);
+  else if (!looking) wireTargets();
   renderLooking();
 
   // summary
@@ -193,7 +197,7 @@ function render() {
   // decisions
   const box = $("#decisions");
   box.innerHTML = "";
-  $("#decisions-box").hidden = g.mode === "review";
+  $("#decisions-box").hidden = g.mode === "review" || !!exploring || !!looking;
   $("#decisions-title").textContent = g.options.length
     ? (g.to_move === "chance" ? "What was drawn?" : g.mode === "follow" && g.to_move !== g.viewer ? `What did ${g.to_move} do?` : "Your decisions")
     : "Decisions";
@@ -233,12 +237,18 @@ function render() {
   const hist = $("#history");
   const at = shownIndex();
   const start = `<li class="h start${at === 0 ? " current" : ""}" data-after="0" value="0" tabindex="0" title="the board before the first decision">start</li>`;
-  hist.innerHTML = start + g.history.map((h) => {
+  hist.innerHTML = start + variationItems(0) + g.history.map((h) => {
     const cur = h.index + 1 === at ? " current" : "";
     const chance = (h.chance || []).map((c) => `<span class="chance">${esc(c)}</span>`).join("");
-    return `<li class="h${cur}" data-index="${h.index}" data-after="${h.index + 1}" value="${h.index + 1}" tabindex="0" title="see the board after this decision"><span class="seat-dot seat-${h.seat}"></span><span class="who-did">${esc(h.seat)}</span> ${esc(h.name)}${chance}</li>`;
+    return `<li class="h${cur}" data-index="${h.index}" data-after="${h.index + 1}" value="${h.index + 1}" tabindex="0" title="see the board after this decision"><span class="seat-dot seat-${h.seat}"></span><span class="who-did">${esc(h.seat)}</span> ${esc(h.name)}${chance}</li>` + variationItems(h.index + 1);
   }).join("");
-  for (const li of hist.querySelectorAll("li")) {
+  for (const v of hist.querySelectorAll(".var-step")) {
+    v.onclick = (ev) => { ev.stopPropagation(); showVariation(+v.dataset.vi, +v.dataset.upto); };
+  }
+  for (const x of hist.querySelectorAll(".var-drop")) {
+    x.onclick = (ev) => { ev.stopPropagation(); dropVariation(+x.dataset.vi); };
+  }
+  for (const li of hist.querySelectorAll("li.h")) {
     li.onclick = () => showAt(+li.dataset.after);
     li.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showAt(+li.dataset.after); } };
   }
@@ -261,6 +271,7 @@ function shownIndex() {
 async function showAt(index) {
   const g = game;
   if (!g) return;
+  exploring = null;
   const total = g.mode === "review" ? g.total : g.history.length;
   index = Math.max(0, Math.min(index, total));
   if (g.mode === "review") return goto(index);
@@ -277,12 +288,83 @@ async function showAt(index) {
 
 function renderLooking() {
   const box = $("#looking");
-  box.hidden = !looking;
-  if (!looking) return;
+  const at = shownIndex();
+  box.hidden = false;
+  $("#back-to-game").hidden = !looking && !exploring;
+  $("#try-line").hidden = !!exploring || game.terminal && at === (game.total || game.history.length);
+  $("#variation-options").innerHTML = "";
+  if (exploring) {
+    const v = exploring.data;
+    $("#looking-text").textContent = `A variation from decision ${v.index}: ${v.names.length ? v.names.join(", ") : "(make a decision on the board or below)"}` +
+      (v.ended ? ` — it ends here (${v.ended}).` : ".");
+    $("#take-back").hidden = true;
+    $("#back-to-game").textContent = "Back to the main line";
+    for (const o of v.options) {
+      const b = document.createElement("button");
+      b.className = "decision";
+      b.textContent = o.name;
+      b.title = "try this in the variation";
+      b.onclick = () => extendVariation(o.decision);
+      $("#variation-options").appendChild(b);
+    }
+    return;
+  }
+  $("#back-to-game").textContent = "Back to the game";
+  if (!looking) { $("#looking-text").textContent = ""; $("#take-back").hidden = true; return; }
   $("#looking-text").textContent = looking.index === 0
     ? "The board before the first decision."
     : `The board after decision ${looking.index} of ${looking.total}.`;
   $("#take-back").hidden = game.mode !== "play";
+}
+
+// ---------------------------------------------------------------- variations
+// A line tried from a position of the game (its main line is kept): the server plays it
+// in a world the viewer cannot tell from the real one, up to the end of that turn.
+function variationItems(after) {
+  return variations.map((v, vi) => v.from !== after ? "" : `<li class="variation" value="${after}">` +
+    `<span class="var-step${exploring && exploring.vi === vi && exploring.upto === 0 ? " current" : ""}" data-vi="${vi}" data-upto="0" tabindex="0" title="the start of this variation">(</span>` +
+    v.names.map((n, k) => `<span class="var-step${exploring && exploring.vi === vi && exploring.upto === k + 1 ? " current" : ""}" data-vi="${vi}" data-upto="${k + 1}" tabindex="0" title="see the board in the variation after this">${esc(n)}</span>`).join(" ") +
+    `<span>)</span><button class="var-drop" data-vi="${vi}" title="forget this variation">×</button></li>`).join("");
+}
+
+async function showVariation(vi, upto) {
+  const v = variations[vi];
+  await call(async () => {
+    const data = await api("POST", `/api/games/${game.id}/variation`, {index: v.from, line: v.line.slice(0, upto)});
+    exploring = {vi, upto, data};
+    render();
+  });
+}
+
+async function tryLine() {
+  const from = shownIndex();
+  await call(async () => {
+    const data = await api("POST", `/api/games/${game.id}/variation`, {index: from, line: []});
+    variations.gameId = game.id;
+    variations.push({from, line: [], names: []});
+    exploring = {vi: variations.length - 1, upto: 0, data};
+    render();
+  });
+}
+
+async function extendVariation(decision) {
+  const {vi, upto} = exploring;
+  const v = variations[vi];
+  const line = v.line.slice(0, upto).concat([decision]);
+  await call(async () => {
+    const data = await api("POST", `/api/games/${game.id}/variation`, {index: v.from, line});
+    v.line = line;
+    v.names = data.names;
+    exploring = {vi, upto: line.length, data};
+    render();
+  });
+}
+
+function dropVariation(vi) {
+  variations.splice(vi, 1);
+  variations.gameId = game.id;
+  exploring = null;
+  render();
 }
 
 async function takeBack() {
@@ -310,8 +392,9 @@ document.addEventListener("keydown", (ev) => {
 
 // The interactive SVG marks the targets of the legal decisions with class "target"
 // and their ids in data-actions; keep those the page offers, and act on a click.
-function wireTargets() {
-  const offered = new Map(game.options.map((o) => [String(o.decision), o]));
+function wireTargets(options, choose) {
+  const decideIt = choose || decide;
+  const offered = new Map((options || game.options).map((o) => [String(o.decision), o]));
   for (const el of document.querySelectorAll("#board .target")) {
     const opts = (el.dataset.actions || "").split(/[ ,]+/).filter((a) => offered.has(a)).map((a) => offered.get(a));
     if (!opts.length) { el.classList.remove("target"); continue; }
@@ -321,8 +404,8 @@ function wireTargets() {
     el.setAttribute("aria-label", opts.map((o) => o.name).join(" or "));
     const act = (ev) => {
       ev.stopPropagation();
-      if (opts.length === 1) decide(opts[0].decision);
-      else showMenu(ev, opts);
+      if (opts.length === 1) decideIt(opts[0].decision);
+      else showMenu(ev, opts, decideIt);
     };
     el.addEventListener("click", act);
     el.addEventListener("keydown", (ev) => {
@@ -334,14 +417,14 @@ function wireTargets() {
   }
 }
 
-function showMenu(ev, opts) {
+function showMenu(ev, opts, choose) {
   const menu = $("#menu");
   menu.innerHTML = "";
   for (const o of opts) {
     const b = document.createElement("button");
     b.textContent = o.name;
     b.dataset.decision = o.decision;
-    b.onclick = () => { menu.hidden = true; decide(o.decision); };
+    b.onclick = () => { menu.hidden = true; (choose || decide)(o.decision); };
     menu.appendChild(b);
   }
   const wrap = $("#board-wrap").getBoundingClientRect();
@@ -586,7 +669,8 @@ async function main() {
   $("#cancel").onclick = cancel;
   $("#annotate").onclick = annotate;
   $("#review-this").onclick = reviewThis;
-  $("#back-to-game").onclick = () => { looking = null; render(); };
+  $("#back-to-game").onclick = () => { looking = null; exploring = null; render(); };
+  $("#try-line").onclick = tryLine;
   $("#take-back").onclick = takeBack;
   $("#rv-first").onclick = () => goto(0);
   $("#rv-prev").onclick = () => goto(Math.max(game.index - 1, 0));
