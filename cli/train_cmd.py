@@ -7,7 +7,7 @@ import os
 import click
 
 from cli import (HELP, SCHEDULER_HELP, FiniteFloatRange, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors)
+                 fail_on_input_errors, needs_extra)
 from mcts import MAX_WORKERS
 
 
@@ -115,7 +115,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
               help="Write the model here (.npz).")
 @click.option("--plot", default=None, type=click.Path(dir_okay=False),
-              help="Draw the training curve into this PNG file.")
+              callback=needs_extra("matplotlib", "plot"),
+              help="Draw the training curve into this PNG file (the plot extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-epoch lines.")
 @fail_on_input_errors

@@ -114,8 +114,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, PUSH_ENTRY_OUTER,
-                           PUSH_EXIT_OUTER, QUARTERS, RIVER_LENGTH, SOURCES, TASKS, TOWER_TILES)
+from ulm import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER,
+                 QUARTERS, RIVER_LENGTH, SOURCES, TASKS, TOWER_TILES)
 
 LAYOUT_VERSION = "ulm-features/1"
 ROUNDS = 10

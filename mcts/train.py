@@ -328,11 +328,11 @@ def plot_history(report: dict, path) -> None:
     positions) as a PNG."""
     import io
 
-    import matplotlib
+    from ulm.extras import require
+    from ulm.jsonfile import write_atomically
+    matplotlib = require("matplotlib", "plot", "the training curve")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from ulm.jsonfile import write_atomically
     epochs = [h["epoch"] for h in report["history"]]
     fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
     ax.plot(epochs, [h["train"] for h in report["history"]], "o-", label="training")

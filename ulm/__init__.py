@@ -15,8 +15,9 @@ except ImportError as exc:  # pragma: no cover - depends on the build
     ) from exc
 
 from ulm._fastcore import (  # noqa: E402
-    ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, IllegalActionError,
-    QUARTERS, SEATS, SOURCES, STATE_BYTES, TERMINAL, TOWER_TILES, State, derive_seed,
+    ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, PHASES, PUSH_ENTRY_OUTER,
+    PUSH_EXIT_OUTER, QUARTERS, RIVER_LENGTH, SEATS, SOURCES, STATE_BYTES, TASKS, TERMINAL,
+    TOWER_TILES, IllegalActionError, State, derive_seed,
 )
 from ulm.board import BoardError, load_board  # noqa: E402
 from ulm.game import Game, parse_seat  # noqa: E402
@@ -24,6 +25,7 @@ from ulm import render as _render  # noqa: E402,F401  (str(state) draws the posi
 
 __all__ = [
     "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS", "DESCENDANTS",
-    "Game", "IllegalActionError", "QUARTERS", "SEATS", "SOURCES", "STATE_BYTES", "State", "TERMINAL",
+    "Game", "IllegalActionError", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER", "QUARTERS",
+    "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
     "TOWER_TILES", "derive_seed", "load_board", "parse_seat",
 ]
