@@ -506,7 +506,8 @@ def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
         assert rows.count() == 1 and rows.first.get_attribute("data-id") == gid
         assert "1 decision ·" in rows.first.text_content()
         rows.first.locator("button").click()
-        page.wait_for_function(f"game && game.id === '{gid}' && !document.querySelector('#game').hidden")
+        page.wait_for_function(
+            f"game && game.id === '{gid}' && !document.querySelector('#game').hidden")
 
 
 def test_leaving_an_unfinished_game_asks_first_when_games_are_not_kept(server, page):
@@ -538,7 +539,9 @@ _TARGETS_FREE = """() => {
       const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
       if (!hit || hit.closest('.clickable') !== el)
         bad.push(`${el.getAttribute('class')} ${el.dataset.actions} at ${fx},${fy}: ` +
-                 `${hit ? hit.tagName + '.' + (hit.getAttribute('class') || '') + ' in ' + (hit.parentNode.getAttribute('class') || hit.parentNode.tagName) : 'nothing'}`);
+                 (hit ? `${hit.tagName}.${hit.getAttribute('class') || ''} in ` +
+                        (hit.parentNode.getAttribute('class') || hit.parentNode.tagName)
+                      : 'nothing'));
     }
   }
   return bad;
@@ -610,7 +613,8 @@ def test_a_narrow_window_has_one_column_and_no_sideways_scrolling(server, browse
         page.click("#start-play")
         page.wait_for_selector("#board svg")
         assert page.evaluate("document.documentElement.scrollWidth") <= 420
-        board, panel = page.locator("#board-wrap").bounding_box(), page.locator("#panel").bounding_box()
+        board = page.locator("#board-wrap").bounding_box()
+        panel = page.locator("#panel").bounding_box()
         assert panel["y"] >= board["y"] + board["height"] - 1      # below the board
         assert page.request.get(server + "/favicon.ico").ok
     finally:
