@@ -129,6 +129,49 @@ def test_play_undo_takes_back_the_humans_last_decision_and_the_bots_after_it(cli
     assert [h["name"] for h in g["history"]][0] == "draw"
 
 
+def test_bots_of_many_games_search_one_at_a_time_with_one_slot(monkeypatch):
+    """max_bots bounds the bot searches of all games together: with one slot, the bots
+    of two games never search at the same time, and both games go on."""
+    import threading
+
+    import mcts.bots
+    real, lock = mcts.bots.search, threading.Lock()
+    now, most = [0], [0]
+
+    def counted(*args, **kwargs):
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                now[0] -= 1
+    monkeypatch.setattr(mcts.bots, "search", counted)
+    with TestClient(create_app(max_seconds=5, max_bots=1)) as c:
+        assert c.get("/api/info").json()["max_bots"] == 1
+        bots = ["ismcts:iterations=300", "ismcts:iterations=300,seed=1"]
+        games = [_play(c, seats=bots, seed=s)["id"] for s in (1, 2)]
+        for gid in games:   # both go on: each makes 30 decisions (some without a search)
+            _wait(c, f"/api/games/{gid}", lambda g: len(g["history"]) >= 30, timeout=300)
+    assert most[0] == 1
+
+
+def test_a_game_dropped_from_memory_stops_its_bots():
+    """The least recently used game goes when the server holds too many: its bots' search
+    is stopped (through the search's progress callback) and their thread ends, long before
+    the game could have been played out."""
+    import threading
+    with TestClient(create_app(max_seconds=5, max_games=1)) as c:
+        g = _play(c, seats=("ismcts:time=5", "ismcts:time=5"))
+        runner = next(t for t in threading.enumerate() if t.name == f"bots-{g['id']}")
+        _wait(c, f"/api/games/{g['id']}", lambda d: len(d["history"]) >= 3, timeout=120)
+        c.post("/api/games", json={"mode": "follow", "players": 2, "seat": "Red"})
+        assert c.get(f"/api/games/{g['id']}").status_code == 404
+        runner.join(timeout=60)     # a search stops within about 0.1 s
+        assert not runner.is_alive()
+
+
 def test_undo_without_a_human_decision_is_refused(client):
     g = _play(client)
     assert "no decision of a human" in _error(client.post(f"/api/games/{g['id']}/undo"), 409)

@@ -37,8 +37,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.web.sessions import (MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server, WebError, capped,
-                              quoted)
+from cli.web.sessions import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server,
+                              WebError, capped, quoted)
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
@@ -102,13 +102,14 @@ async def read_body(request: Request, limit: int) -> dict:
 
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
-               allowed_hosts: list | None = None) -> Starlette:
+               allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES) -> Starlette:
     """The web app; its games live in memory for the life of the process.
 
     allowed_hosts: the names the browser may use for the server (the Host header);
     `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
     reach the server through a name of its own (DNS rebinding)."""
-    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs)
+    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
+                    max_bots=max_bots)
 
     def endpoint(fn):
         """Run a handler; its WebError becomes a 4xx answer with the message."""
@@ -127,7 +128,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         from ulm._fastcore import SEATS
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
-                             "max_upload": max_upload,
+                             "max_upload": max_upload, "max_bots": server.max_bots,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
                                           "greedy", "random"]})
 

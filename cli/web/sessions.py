@@ -11,6 +11,7 @@ changed meanwhile (an undo) is thrown away.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -30,6 +31,9 @@ MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision
 MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
 MAX_GAMES = 200             # games kept in memory; the least recently used go first
 MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
+# bots searching at once, all games together (the others wait their turn): half the
+# machine's CPUs, so that bots of many games cannot starve a hint
+MAX_BOT_SEARCHES = max(1, (os.cpu_count() or 1) // 2)
 REDEALS = 24                # re-deals of the hidden part searched for what may happen
 RESAMPLE_TRIES = 400        # worlds tried to fit a decision the view's own deal cannot make
 
@@ -179,6 +183,13 @@ class Session:
         self.version = 0
         self.touched = time.monotonic()
         self.hint = None                # {"version", "seat", "result", "highlight"}
+
+    stopped = False                 # dropped by the server: its bots stop searching
+
+    def stop(self) -> None:
+        """Stop this game's bots (their search ends within about 0.1 s)."""
+        with self.lock:
+            self.stopped = True
 
     # subclasses: state, viewer, options(), decide(), undo(), history, export()
     def changed(self) -> None:
@@ -355,9 +366,20 @@ class PlaySession(Session):
                 world = self.state.clone()
                 bot = self.table.bots[mover]
                 self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
-                                 "since": time.monotonic()}
+                                 "since": time.monotonic(), "queued": False}
+
+            def check(done=0, elapsed=0.0):
+                """Called by the search about every 0.1 s: stop when the game is dropped or
+                undone meanwhile (its decision would be thrown away)."""
+                if self.stopped or self.version != version:
+                    raise Cancelled()
             try:
-                action = bot.choose(world)      # outside the lock: the page stays served
+                # outside the lock: the page stays served; one of the server's bot slots
+                with self.server.bot_slot(check, self.thinking):
+                    bot.progress = check
+                    action = bot.choose(world)
+            except Cancelled:
+                continue                        # undone (look again) or stopped (ends above)
             except Exception as exc:  # shown on the page; the game stays usable (undo)
                 with self.lock:
                     self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
@@ -653,20 +675,50 @@ class Server:
     """Games and jobs of one running server, with its limits."""
 
     def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
-                 max_jobs: int = MAX_RUNNING_JOBS):
+                 max_jobs: int = MAX_RUNNING_JOBS, max_bots: int = MAX_BOT_SEARCHES):
         self.max_seconds = max_seconds
         self.max_games = max_games
         self.max_jobs = max_jobs
+        self.max_bots = max_bots
         self.games: dict[str, Session] = {}
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
+        self.bot_slots = threading.BoundedSemaphore(max_bots)
+        self.bots_searching = 0         # bot searches running now
+        self.most_bots_searching = 0    # the most seen at once
+
+    @contextlib.contextmanager
+    def bot_slot(self, check, thinking: dict | None = None):
+        """Hold one of the `max_bots` slots of a bot search, waiting for one if need be;
+        check() is called while waiting (raising in it gives up)."""
+        if thinking is not None:
+            thinking["queued"] = True
+        while not self.bot_slots.acquire(timeout=0.1):
+            check()
+        try:
+            if thinking is not None:
+                thinking.update(queued=False, since=time.monotonic())
+            with self.lock:
+                self.bots_searching += 1
+                self.most_bots_searching = max(self.most_bots_searching, self.bots_searching)
+            yield
+        finally:
+            with self.lock:
+                self.bots_searching -= 1
+            self.bot_slots.release()
 
     def add(self, session: Session) -> Session:
         with self.lock:
+            dropped = None
             if len(self.games) >= self.max_games:
-                oldest = min(self.games.values(), key=lambda s: s.touched)
-                del self.games[oldest.id]
+                dropped = min(self.games.values(), key=lambda s: s.touched)
+                del self.games[dropped.id]
+                for job in self.jobs.values():
+                    if job.game_id == dropped.id:
+                        job.cancel_event.set()
             self.games[session.id] = session
+        if dropped is not None:     # its bots stop searching; their thread ends
+            dropped.stop()
         return session
 
     def game(self, game_id: str) -> Session:
@@ -770,10 +822,9 @@ class Server:
             job.cancel_event.set()
         runners = []
         for game in games:
+            game.stop()
             if isinstance(game, PlaySession):
-                with game.lock:
-                    game.stopped = True
-                    runners.append(game.runner)
+                runners.append(game.runner)
         deadline = time.monotonic() + timeout
         for thread in [j.thread for j in jobs] + runners:
             if thread is not None:
