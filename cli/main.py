@@ -53,7 +53,8 @@ class UlmGroup(click.Group):
     def invoke(self, ctx):
         try:
             result = super().invoke(ctx)
-            sys.stdout.flush()      # what is still buffered fails here, not at exit
+            if sys.stdout is not None and not sys.stdout.closed:
+                sys.stdout.flush()  # what is still buffered fails here, not at exit
             return result
         except KeyboardInterrupt:
             raise Interrupted() from None

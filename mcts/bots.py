@@ -287,7 +287,12 @@ class GreedyBot(Bot):
 
 
 class _SearchBot(Bot):
-    """A bot with a search budget: a time budget alone means no iteration limit."""
+    """A bot with a search budget: a time budget alone means no iteration limit.
+
+    `progress`, if set, is called as progress(iterations_done, seconds) about
+    every 0.1 s of a search (mcts.search); an exception raised in it stops the
+    search and leaves `choose` (a server stops the bots of a game it drops)."""
+    progress = None
 
     def __init__(self, **options):
         if "time" in options and "iterations" not in options:
@@ -341,7 +346,7 @@ class IsmctsBot(_SearchBot):
         self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
                                   seed=seed, workers=cfg["workers"],
                                   determinize=self.determinize, tree=tree,
-                                  **search_options(cfg))
+                                  progress=self.progress, **search_options(cfg))
         action = self.last_result.best_action
         if reuse and self.last_result.tree is not None:
             after = state.clone()
@@ -381,6 +386,8 @@ class PimcBot(_SearchBot):
         budget = cfg.get("time")
         start = _time.monotonic()
         for d in range(cfg["determinizations"]):
+            if self.progress is not None:
+                self.progress(sum(votes.values()), _time.monotonic() - start)
             # each tree runs to its share of the decision's deadline, so a tree
             # that overran (a busy machine) shortens the next, not the decision
             per_tree_time = None

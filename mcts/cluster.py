@@ -34,6 +34,12 @@ TASK_SECONDS = 0.25     # games per task: as many as take this long (1 for games
 MAX_BATCH = 64
 
 KEPT = "the games finished so far are kept (with --out): run the same command again to resume"
+# run on every worker before it gets a game (with eval: no function of ours needs to be
+# unpickled there): the engine's functions that the games need can be imported
+ENGINE_CHECK = ("__import__('mcts.cluster', fromlist=['_play_batch'])._play_batch and "
+                "__import__('mcts.tournament', fromlist=['_run_one'])._run_one and None")
+ENGINE_HINT = ("install the engine there, the same version as here (pip install "
+               "'ulm-engine[cluster]')")
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|[\w.-]+:\d+")  # tcp://HOST:PORT, HOST:PORT
 
 
@@ -80,6 +86,8 @@ class DaskExecutor:
         self._status_at = None
         self._threads_seen = 1
         self._quiet = None
+        self._checked: set = set()      # workers known to have the engine
+        self.on_status = None           # on_status(text): the worker count, refreshed
         _import_distributed()  # fail early and clearly without the extra
 
     @classmethod
@@ -112,7 +120,12 @@ class DaskExecutor:
             self._quiet = _quiet_logs("distributed")
             self._quiet.__enter__()
             try:
+                _check_scheduler(self.target, self.connect_timeout)
                 self.client = distributed.Client(self.target, timeout=self.connect_timeout)
+            except TournamentError:
+                self._quiet.__exit__(None, None, None)
+                self._quiet = None
+                raise
             except (OSError, TimeoutError) as exc:
                 self._quiet.__exit__(None, None, None)
                 self._quiet = None
@@ -145,11 +158,22 @@ class DaskExecutor:
     # -- what the progress display shows
 
     def workers(self) -> tuple[int, int]:
-        """(workers, threads) connected now."""
+        """(workers, threads) connected now; a worker that joined is first checked to
+        have the engine (ClusterError if it has not: it could not play a game)."""
         try:
             nthreads = self.client.nthreads()
+            new = [w for w in nthreads if w not in self._checked]
+            failed = self.client.run(eval, ENGINE_CHECK, workers=new, on_error="return") \
+                if new else {}
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; {KEPT}") from None
+        for worker, error in failed.items():
+            if error is not None:
+                raise ClusterError(
+                    f"the Dask worker at {worker} cannot play the games: the engine is not "
+                    f"installed there or differs ({type(error).__name__}: {_reason(error)}); "
+                    f"{ENGINE_HINT}; {KEPT}")
+            self._checked.add(worker)
         return len(nthreads), sum(nthreads.values())
 
     def describe(self) -> str:
@@ -163,12 +187,16 @@ class DaskExecutor:
         return line
 
     def status(self) -> str:
-        """A short worker count for the progress bar, refreshed every few seconds."""
+        """A short worker count for the progress bar, refreshed every few seconds (also
+        while no game arrives: then passed to `on_status`, if set)."""
         now = time.monotonic()
         if self._status_at is None or now - self._status_at >= STATUS_EVERY:
             workers, self._threads_seen = self.workers()
-            self._status = _count(workers, "worker")
+            self._status = _count(workers, "worker") + (" (waiting for workers to join)"
+                                                         if workers == 0 else "")
             self._status_at = now
+            if self.on_status is not None:
+                self.on_status(self._status)
         return self._status
 
     # -- running games
@@ -202,11 +230,26 @@ class DaskExecutor:
 
         if not items:
             return
-        self._status_at = None  # a fresh count of threads for the first tasks
+        self._status_at = None  # a fresh count of threads (and engine check) first
+        self.status()
         pending = distributed.as_completed([submit()])
         try:
             fill()
-            for fut in pending:
+            while not pending.is_empty():
+                while not pending.has_ready():
+                    # nothing finished yet: keep the worker count fresh and check the
+                    # workers that join
+                    try:
+                        distributed.wait(list(pending.futures), timeout=STATUS_EVERY,
+                                         return_when="FIRST_COMPLETED")
+                    except (TimeoutError, distributed.TimeoutError):
+                        pass
+                    self.status()
+                    if pending.is_empty():
+                        break
+                if pending.is_empty():
+                    break
+                fut = next(pending)
                 try:
                     results, seconds = fut.result()
                 except distributed.KilledWorker as exc:
@@ -220,6 +263,11 @@ class DaskExecutor:
                 except (OSError, TimeoutError) as exc:  # the connection to it, while waiting
                     raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; "
                                        f"{KEPT}") from None
+                except Exception as exc:  # e.g. the scheduler cannot read our tasks
+                    raise ClusterError(
+                        f"the cluster failed a task ({type(exc).__name__}: {_reason(exc)}); "
+                        f"is the engine installed on the scheduler and the workers, the same "
+                        f"version as here? {KEPT}") from None
                 fut.release()
                 sizer.observe(len(results), seconds)
                 fill()
@@ -299,6 +347,49 @@ def _sigint_ignored():
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Connect to `address` and ask who answers, all within `timeout` seconds:
+    TournamentError if it is not a Dask scheduler. (Dask's own connection waits
+    for ever on a service that accepts and says nothing, and fails with a
+    traceback on one that answers in another protocol.)"""
+    import distributed.comm
+
+    async def identity():
+        comm = await distributed.comm.connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def ask():
+        return asyncio.run(asyncio.wait_for(identity(), timeout))
+
+    where = f"--scheduler: {address}"
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own
+        try:
+            answer = pool.submit(ask).result()
+        except (TimeoutError, asyncio.TimeoutError):
+            raise TournamentError(
+                f"{where}: no answer as a Dask scheduler within {timeout:g} s (something "
+                "accepts connections there but says nothing); is it the address of "
+                "`dask scheduler` (port 8786 by default)?") from None
+        except OSError as exc:
+            raise TournamentError(
+                f"--scheduler: cannot reach the Dask scheduler at {address} within "
+                f"{timeout:g} s ({_reason(exc)}); is `dask scheduler` running there, and is "
+                "the port open?") from None
+        except Exception as exc:  # garbage where Dask's messages were expected
+            raise TournamentError(
+                f"{where}: what answers there is not a Dask scheduler (it does not speak "
+                f"Dask's protocol: {type(exc).__name__}: {_reason(exc)})") from None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        raise TournamentError(f"{where}: what answers there is not a Dask scheduler (it "
+                              f"says it is {str(kind or type(answer).__name__)[:40]!r}); "
+                              "give the scheduler's address, not a worker's")
 
 
 def _count(n: int, noun: str) -> str:

@@ -236,6 +236,8 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
         bar = tqdm(total=len(cfg.schedule()), initial=len(done), unit="game",
                    desc="tournament", dynamic_ncols=True)
     sink = open(games_file, "a", encoding="utf-8") if games_file else None
+    if bar and hasattr(scheduler, "on_status"):    # the worker count, also between games
+        scheduler.on_status = bar.set_postfix_str
     try:
         for row in play_games(todo, workers, scheduler):
             _keep(row, rows, sink, bar, done)
@@ -246,6 +248,8 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
             sink.close()
         if bar:
             bar.close()
+        if hasattr(scheduler, "on_status"):
+            scheduler.on_status = None
     rows.sort(key=lambda r: r["game"])
     return summarize(cfg, rows)
 

@@ -81,12 +81,13 @@ class LocalhostCluster:
                                   "--port", str(port), "--no-dashboard"], self.log))
         for i in range(workers):
             self.add_worker(f"w{i}")
-        self.wait_for_workers(workers)
+        if workers:
+            self.wait_for_workers(workers)
 
-    def add_worker(self, name):
+    def add_worker(self, name, *extra):
         proc = _spawn(["distributed.cli.dask_worker", self.address, "--name", name,
                        "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
-                       "--no-dashboard"], self.log)
+                       "--no-dashboard", *extra], self.log)
         self.procs.append(proc)
         self.workers.append(proc)
         return proc
@@ -410,6 +411,116 @@ def test_unreachable_scheduler_is_a_clear_error_within_seconds(tmp_path):
         in res.stderr
     assert "Traceback" not in res.stderr
     assert elapsed < 60  # the connect timeout is 10 s; the rest is start-up on a busy machine
+
+
+class ListeningNotDask:
+    """A TCP server on 127.0.0.1 that accepts connections and then says nothing, or
+    answers garbage (an HTTP page), never what a Dask scheduler says."""
+
+    def __init__(self, answer: bytes):
+        import threading
+        self.answer = answer
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        self.conns = []
+        self.stopped = False
+        self.thread = threading.Thread(target=self.serve, name="not-dask", daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        self.sock.settimeout(0.1)
+        while not self.stopped:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:     # a timeout: look at `stopped` again
+                continue
+            self.conns.append(conn)
+            if self.answer:
+                try:
+                    conn.sendall(self.answer)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.stopped = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+        for conn in self.conns:
+            conn.close()
+
+
+@needs_dask
+@pytest.mark.parametrize("answer", [
+    b"",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 4,
+    b"\x00" * 64,
+], ids=["silent", "http", "zeros"])
+def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(tmp_path, answer):
+    """docs/cluster.md: an address where no Dask scheduler answers is an error within
+    about 10 s, also when something there accepts the connection."""
+    server = ListeningNotDask(answer)
+    try:
+        res = subprocess.run(
+            [sys.executable, "-m", "cli.main", "tournament", "--bots", "greedy", "random",
+             "--games", "2", "--scheduler", f"tcp://127.0.0.1:{server.port}",
+             "--out", str(tmp_path / "t")],
+            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    finally:
+        server.close()
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith(f"Error: --scheduler: tcp://127.0.0.1:{server.port}: "), \
+        res.stderr
+    assert "not a Dask scheduler" in res.stderr or "no answer as a Dask scheduler" in res.stderr
+    assert "Traceback" not in res.stderr
+    assert not (tmp_path / "t" / "games.jsonl").exists()
+
+
+@needs_dask
+def test_a_worker_without_the_engine_is_a_clear_error(tmp_path):
+    """A worker that cannot import the engine cannot play a game: the run says so at
+    once, naming the worker (Dask itself would wait for ever)."""
+    blocker = tmp_path / "no_engine.py"
+    blocker.write_text("import sys\nsys.modules['mcts'] = None  # no engine here\n")
+    c = LocalhostCluster(tmp_path, workers=0)
+    try:
+        c.add_worker("bare", "--preload", str(blocker))
+        c.wait_for_workers(1)
+        res = subprocess.run(
+            [sys.executable, "-m", "cli.main", "tournament", "--bots", "greedy", "random",
+             "--games", "2", "--scheduler", c.address, "--out", str(tmp_path / "t")],
+            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    finally:
+        c.close()
+    assert res.returncode == 1, res.stderr
+    assert "Error: the Dask worker at tcp://127.0.0.1:" in res.stderr
+    assert "cannot play the games: the engine is not installed there" in res.stderr
+    assert "mcts" in res.stderr and "Traceback" not in res.stderr
+
+
+@needs_dask
+def test_the_worker_count_is_refreshed_while_no_game_finishes(tmp_path):
+    """The progress display's worker count follows the cluster while a long task runs:
+    a worker that joins shows up before any game finishes (the task here waits for it)."""
+    flag = tmp_path / "seen-two-workers"
+    wait = (f"[__import__('time').sleep(0.1) for _ in range(600) "
+            f"if not __import__('os').path.exists({str(flag)!r})] and 'released'")
+    c = LocalhostCluster(tmp_path, workers=1)
+    seen = []
+
+    def on_status(text):
+        seen.append(text)
+        if text.startswith("2 workers"):
+            flag.touch()
+    try:
+        with DaskExecutor(c.address) as ex:
+            ex.on_status = on_status
+            c.add_worker("late")
+            assert list(ex.map(eval, [wait])) == ["released"]
+    finally:
+        c.close()
+    assert seen[0].startswith("1 worker") and any(s.startswith("2 workers") for s in seen)
 
 
 @needs_dask

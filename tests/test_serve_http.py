@@ -136,6 +136,49 @@ def test_play_undo_takes_back_the_humans_last_decision_and_the_bots_after_it(cli
     assert [h["name"] for h in g["history"]][0] == "draw"
 
 
+def test_bots_of_many_games_search_one_at_a_time_with_one_slot(monkeypatch):
+    """max_bots bounds the bot searches of all games together: with one slot, the bots
+    of two games never search at the same time, and both games go on."""
+    import threading
+
+    import mcts.bots
+    real, lock = mcts.bots.search, threading.Lock()
+    now, most = [0], [0]
+
+    def counted(*args, **kwargs):
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                now[0] -= 1
+    monkeypatch.setattr(mcts.bots, "search", counted)
+    with TestClient(create_app(max_seconds=5, max_bots=1)) as c:
+        assert c.get("/api/info").json()["max_bots"] == 1
+        bots = ["ismcts:iterations=300", "ismcts:iterations=300,seed=1"]
+        games = [_play(c, seats=bots, seed=s)["id"] for s in (1, 2)]
+        for gid in games:   # both go on: each makes 30 decisions (some without a search)
+            _wait(c, f"/api/games/{gid}", lambda g: len(g["history"]) >= 30, timeout=300)
+    assert most[0] == 1
+
+
+def test_a_game_dropped_from_memory_stops_its_bots():
+    """The least recently used game goes when the server holds too many: its bots' search
+    is stopped (through the search's progress callback) and their thread ends, long before
+    the game could have been played out."""
+    import threading
+    with TestClient(create_app(max_seconds=5, max_games=1)) as c:
+        g = _play(c, seats=("ismcts:time=5", "ismcts:time=5"))
+        runner = next(t for t in threading.enumerate() if t.name == f"bots-{g['id']}")
+        _wait(c, f"/api/games/{g['id']}", lambda d: len(d["history"]) >= 3, timeout=120)
+        c.post("/api/games", json={"mode": "follow", "players": 2, "seat": "Red"})
+        assert c.get(f"/api/games/{g['id']}").status_code == 404
+        runner.join(timeout=60)     # a search stops within about 0.1 s
+        assert not runner.is_alive()
+
+
 def test_undo_without_a_human_decision_is_refused(client):
     g = _play(client)
     assert "no decision of a human" in _error(client.post(f"/api/games/{g['id']}/undo"), 409)
@@ -173,6 +216,89 @@ def test_all_bot_game_plays_to_the_end_and_the_record_replays(client):
 ])
 def test_bad_new_games_are_refused_with_the_reason(client, body, message):
     assert message in _error(client.post("/api/games", json=body), 400)
+
+
+RECORD = json.loads((EXAMPLES / "record-2p.json").read_text())
+VIEW = json.loads((EXAMPLES / "push-4p-view.json").read_text())
+WRONG = [["play"], {"a": 1}, None, True, 2.5, [], -1]
+
+
+@pytest.mark.parametrize("body, field", [
+    *[({"mode": v}, "mode") for v in WRONG],
+    *[({"mode": "play", "seats": v}, "seats") for v in WRONG],
+    *[({"mode": "play", "seats": ["human", v]}, "seats[1]") for v in WRONG],
+    *[({"mode": "play", "seats": ["human", "greedy"], "seed": v}, "seed") for v in WRONG[:6]],
+    *[({"mode": "play", "seats": ["human", "greedy"], "variant": v}, "variant") for v in WRONG],
+    *[({"mode": "follow", "players": v, "seat": "Red"}, "players") for v in WRONG],
+    *[({"mode": "follow", "players": 2, "seat": v}, "seat") for v in WRONG],
+    *[({"mode": "follow", "view": v}, "view") for v in WRONG if v is not None],
+    *[({"mode": "follow", "view": dict(VIEW, round=v)}, "view: round") for v in WRONG[:6]],
+    *[({"mode": "review", "record": v}, "record") for v in WRONG],
+    *[({"mode": "review", "record": dict(RECORD, bots=v)}, "record: bots")
+      for v in WRONG + [[1, 2], ["a", "b", "c"]] if v not in (None, [], ["play"])],
+    *[({"mode": "review", "record": dict(RECORD, decisions=v)}, "record: decisions")
+      for v in WRONG if v != [] and v != ["play"]],
+])
+def test_every_wrongly_typed_field_is_a_400_naming_it(client, body, field):
+    msg = _error(client.post("/api/games", json=body), 400)
+    assert msg.startswith(f"{field}: "), msg
+
+
+def test_wrongly_typed_fields_of_a_game_are_400s_naming_them(client):
+    gid = _play(client)["id"]
+    review = client.post("/api/games", json={"mode": "review", "record": RECORD}).json()["id"]
+    for v in WRONG:
+        if v not in (None, -1):
+            assert _error(client.post(f"/api/games/{gid}/decide", json={"decision": v}),
+                          400).startswith("decision: ")
+        if v != 2.5:
+            assert _error(client.post(f"/api/games/{gid}/hint", json={"seconds": v}),
+                          400).startswith("seconds: ")
+        assert _error(client.post(f"/api/games/{review}/goto", json={"index": v}),
+                      400).startswith("index: ")
+        if v is not None:
+            assert _error(client.post(f"/api/games/{review}/goto", json={"index": 1, "as": v}),
+                          400).startswith("as: ")
+        assert _error(client.post(f"/api/games/{review}/annotate", json={"seat": v}),
+                      400).startswith("seat: ")
+        if v != 2.5:
+            assert _error(client.post(f"/api/games/{review}/annotate",
+                                      json={"seat": "Red", "seconds": v}),
+                          400).startswith("seconds: ")
+
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize("method, path, body", [
+    ("post", "/api/games", {"mode": LONG}),
+    ("post", "/api/games", {"mode": ["play"] * 3000}),
+    ("post", "/api/games", {"mode": "play", "seats": ["human", "ismcts:" + LONG]}),
+    ("post", "/api/games", {"mode": "play", "seats": ["human", LONG]}),
+    ("post", "/api/games", {"mode": "play", "seats": ["human", "greedy"], "seed": LONG}),
+    ("post", "/api/games", {"mode": "play", "seats": ["human", "greedy"], "variant": LONG}),
+    ("post", "/api/games", {"mode": "follow", "players": 2, "seat": LONG}),
+    ("post", "/api/games", {"mode": "follow", "view": dict(VIEW, phase=LONG)}),
+    ("post", "/api/games", {"mode": "review", "record": dict(RECORD, variant=LONG)}),
+    ("post", "/api/games", {"mode": "review", "record": dict(RECORD, decisions=[LONG])}),
+    ("get", "/api/games/" + LONG, None),
+    ("get", "/api/jobs/" + LONG, None),
+])
+def test_error_messages_quote_at_most_60_characters_of_the_input(client, method, path, body):
+    r = getattr(client, method)(path, **({} if body is None else {"json": body}))
+    msg = _error(r, r.status_code)
+    assert 400 <= r.status_code < 500
+    assert "x" * 60 not in msg and "'play', " * 9 not in msg, msg
+    assert "…" in msg and len(msg) < 400, msg
+
+
+def test_quoting_cuts_only_what_is_quoted():
+    from cli.web.sessions import capped, quoted
+    assert quoted("abc") == "'abc'"
+    assert quoted("y" * 100) == "'" + "y" * 58 + "…" and len(quoted("y" * 100)) == 60
+    assert capped("hint: it is Red's turn; hints are for Blue (the view's player), " * 2) == \
+        "hint: it is Red's turn; hints are for Blue (the view's player), " * 2
+    assert capped(f"text: {'z' * 100!r} is not legal") == f"text: '{'z' * 58}… is not legal"
 
 
 def test_malformed_json_and_non_objects(client):
@@ -623,7 +749,13 @@ def test_only_json_bodies_and_only_local_host_names():
                       ).status_code == 201
         assert c.get("/api/info", headers={"host": "localhost:8765"}).status_code == 200
         r = c.get("/api/info", headers={"host": "attacker.example:8765"})
-        assert r.status_code == 400 and "Invalid host header" in r.text
+        msg = _error(r, 400)    # the JSON error of every other answer, not plain text
+        assert r.headers["content-type"] == "application/json"
+        assert msg.startswith("host: 'attacker.example:8765' is not a name of this server")
+        assert "localhost" in msg
+        assert c.get("/api/info", headers={"host": "[::1]:8765"}).status_code == 400
+        assert _error(c.post("/api/games", json={"mode": "play"},
+                             headers={"host": "x" * 5000}), 400).count("x") < 70
 
 
 def test_the_page_is_package_data():

@@ -83,6 +83,12 @@ def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
         raise RecordError("decisions: missing, or not a list of action names")
     if at is not None and not 0 <= at <= len(decisions):
         raise RecordError(f"--at: the record has {len(decisions)} decisions, got {at}")
+    bots = data.get("bots")
+    if bots is not None and (not isinstance(bots, list) or len(bots) > players
+                             or not all(isinstance(b, str) for b in bots)):
+        raise RecordError(f"bots: must be a list of at most {players} bot specs (text), one a "
+                          f"seat, got {type(bots).__name__}"
+                          + (f" of {len(bots)}" if isinstance(bots, list) else ""))
     board = data.get("board")
     if board is not None and not isinstance(board, str):
         raise RecordError(f"board: must be the path of a board table file, got {type(board).__name__}")

@@ -35,14 +35,15 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.web.sessions import (MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server, WebError)
+from cli.web.sessions import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server,
+                              WebError, capped, quoted)
 
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
@@ -50,7 +51,30 @@ MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game
 
 
 def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    """Every error answer: {"error": "<field>: <reason>"}, quoting at most a little of
+    the input (sessions.capped)."""
+    return JSONResponse({"error": capped(message)}, status_code=status)
+
+
+class AllowedHosts:
+    """Refuse a request whose Host header names another server (DNS rebinding: a web
+    page elsewhere reaching this one through a name of its own) with the JSON error
+    of every other answer."""
+
+    def __init__(self, app, allowed_hosts):
+        self.app = app
+        self.allowed = {h.lower() for h in allowed_hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            host = Headers(scope=scope).get("host") or ""
+            name = host[:host.find("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
+            if name.lower() not in self.allowed:
+                names = ", ".join(sorted(self.allowed))
+                await _error(f"host: {quoted(host)} is not a name of this server; use one of "
+                             f"{names}", 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def read_body(request: Request, limit: int) -> dict:
@@ -84,14 +108,16 @@ async def read_body(request: Request, limit: int) -> dict:
 
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
-               allowed_hosts: list | None = None, games_file=None) -> Starlette:
+               allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
+               games_file=None) -> Starlette:
     """The web app; its games live in memory, and with `games_file` (a SQLite file,
     cli.web.store) also on disk, where a restarted server finds them.
 
     allowed_hosts: the names the browser may use for the server (the Host header);
     `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
     reach the server through a name of its own (DNS rebinding)."""
-    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs)
+    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
+                    max_bots=max_bots)
     if games_file is not None:
         from cli.web.store import Store
         server.store = Store(games_file)
@@ -116,7 +142,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         from ulm import SEATS
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
-                             "max_upload": max_upload, "keeps_games": server.store is not None,
+                             "max_upload": max_upload, "max_bots": server.max_bots,
+                             "keeps_games": server.store is not None,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
                                           "greedy", "random"]})
 
@@ -128,8 +155,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         mode = body.get("mode")
         makers = {"play": server.new_play, "follow": server.new_follow,
                   "review": server.new_review}
-        if mode not in makers:
-            raise WebError(f"mode: must be 'play', 'follow' or 'review', got {mode!r}")
+        if not isinstance(mode, str) or mode not in makers:
+            raise WebError(f"mode: must be 'play', 'follow' or 'review', got {quoted(mode)}")
         session = makers[mode](body)
         return JSONResponse(session.to_json(), status_code=201)
 
@@ -262,7 +289,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     ]
     middleware = []
     if allowed_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+        middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield

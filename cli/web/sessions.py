@@ -11,7 +11,9 @@ changed meanwhile (an undo) is thrown away.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import secrets
 import threading
 import time
@@ -29,6 +31,36 @@ MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision
 MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
 MAX_GAMES = 200             # games kept in memory; the least recently used go first
 MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
+# bots searching at once, all games together (the others wait their turn): half the
+# machine's CPUs, so that bots of many games cannot starve a hint
+MAX_BOT_SEARCHES = max(1, (os.cpu_count() or 1) // 2)
+
+
+QUOTE_LIMIT = 60            # characters of the user's input quoted back in an error message
+MESSAGE_LIMIT = 1000        # characters of an error message
+
+
+def quoted(value, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as an error message quotes it (repr), cut to `limit` characters with an
+    ellipsis: an answer never echoes a whole upload back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# a quoted string inside a message (the library's messages quote with repr): an
+# opening quote not inside a word (Red's) up to the same quote not followed by one
+_QUOTED = re.compile(r"""(?<![\w'"])(['"])(?:\\.|(?!\1).)*?\1(?![\w'"])""", re.S)
+
+
+def capped(message: str, limit: int = QUOTE_LIMIT) -> str:
+    """`message` with every quoted string in it cut to `limit` characters as `quoted`
+    cuts it (messages of the library quote what they were given), and at most
+    MESSAGE_LIMIT characters in all."""
+    def cut(m):
+        whole = m.group(0)
+        return whole if len(whole) <= limit else whole[:limit - 1] + "…"
+    message = _QUOTED.sub(cut, message)
+    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT - 1] + "…"
 
 
 class WebError(ValueError):
@@ -56,9 +88,9 @@ def parse_seat(value, players: int, field: str) -> int:
 def check_seconds(value, limit: float, field: str = "seconds") -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
             or value != value:
-        raise WebError(f"{field}: must be a positive number of seconds, got {value!r}")
+        raise WebError(f"{field}: must be a positive number of seconds, got {quoted(value)}")
     if value > limit:
-        raise WebError(f"{field}: at most {limit:g} seconds on this server, got {value!r}")
+        raise WebError(f"{field}: at most {limit:g} seconds on this server, got {quoted(value)}")
     return float(value)
 
 
@@ -66,22 +98,22 @@ def check_bot(spec, limit_seconds: float, field: str):
     """A bot from its spec, with make_bot's messages, and a budget this server allows."""
     if not isinstance(spec, str):
         raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
-                       f"got {spec!r}")
+                       f"got {quoted(spec)}")
     try:
         bot = make_bot(spec)
     except ValueError as exc:
         raise WebError(f"{field}: {exc}") from None
     cfg = bot.config
     if cfg.get("time") is not None and cfg["time"] > limit_seconds:
-        raise WebError(f"{field}: bot spec {spec!r}: time must be at most {limit_seconds:g} s "
-                       "on this server")
+        raise WebError(f"{field}: bot spec {quoted(spec)}: time must be at most "
+                       f"{limit_seconds:g} s on this server")
     work = (cfg.get("iterations") or 0) * cfg.get("determinizations", 1)
     if work > MAX_ITERATIONS:
-        raise WebError(f"{field}: bot spec {spec!r}: at most {MAX_ITERATIONS:,} iterations per "
-                       "decision on this server")
+        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {MAX_ITERATIONS:,} "
+                       "iterations per decision on this server")
     if cfg.get("workers", 1) > (os.cpu_count() or 1):
-        raise WebError(f"{field}: bot spec {spec!r}: at most {os.cpu_count() or 1} workers on "
-                       "this machine")
+        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {os.cpu_count() or 1} "
+                       "workers on this machine")
     return bot
 
 
@@ -148,6 +180,13 @@ class Session:
         self.version = 0
         self.touched = time.monotonic()
         self.hint = None                # {"version", "seat", "result", "highlight"}
+
+    stopped = False                 # dropped by the server: its bots stop searching
+
+    def stop(self) -> None:
+        """Stop this game's bots (their search ends within about 0.1 s)."""
+        with self.lock:
+            self.stopped = True
 
     # subclasses: state, viewer, options(), decide(), undo(), history, export()
     def changed(self) -> None:
@@ -347,7 +386,7 @@ def _option(state, action, name=None) -> dict:
 def _find_decision(value, options: list[dict], field: str = "decision") -> dict:
     """The offered option named by `value` (an action id, its name, or 'hidden')."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise WebError(f"{field}: expected an action id or name, got {value!r}")
+        raise WebError(f"{field}: expected an action id or name, got {quoted(value)}")
     for opt in options:
         if value == opt["decision"] or (isinstance(value, str) and value.strip().lower() in (
                 opt["name"].lower(), str(opt["decision"]).lower(),
@@ -359,7 +398,7 @@ def _find_decision(value, options: list[dict], field: str = "decision") -> dict:
     shown = ", ".join(o["name"] for o in options[:12]) + (" ..." if len(options) > 12 else "")
     what = (ACTION_NAMES[value] if isinstance(value, int) and 0 <= value < len(ACTION_NAMES)
             else value)
-    raise WebError(f"{field}: {what!r} is not legal here (legal: {shown})")
+    raise WebError(f"{field}: {quoted(what)} is not legal here (legal: {shown})")
 
 
 class PlaySession(Session):
@@ -450,9 +489,20 @@ class PlaySession(Session):
                 world = self.state.clone()
                 bot = self.table.bots[mover]
                 self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
-                                 "since": time.monotonic()}
+                                 "since": time.monotonic(), "queued": False}
+
+            def check(done=0, elapsed=0.0):
+                """Called by the search about every 0.1 s: stop when the game is dropped or
+                undone meanwhile (its decision would be thrown away)."""
+                if self.stopped or self.version != version:
+                    raise Cancelled()
             try:
-                action = bot.choose(world)      # outside the lock: the page stays served
+                # outside the lock: the page stays served; one of the server's bot slots
+                with self.server.bot_slot(check, self.thinking):
+                    bot.progress = check
+                    action = bot.choose(world)
+            except Cancelled:
+                continue                        # undone (look again) or stopped (ends above)
             except Exception as exc:  # shown on the page; the game stays usable (undo)
                 with self.lock:
                     self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
@@ -583,7 +633,7 @@ class FollowSession(Session):
             mover = st.current_player()
             if text is not None:
                 if not isinstance(text, str) or not text.strip():
-                    raise WebError(f"text: a decision in words, got {text!r}")
+                    raise WebError(f"text: a decision in words, got {quoted(text)}")
                 name, entered, field = text.strip(), text, "text"
             else:
                 opt = _find_decision(value, self.options())
@@ -714,7 +764,8 @@ class ReviewSession(Session):
 
     def goto(self, index, seat=None):
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.total:
-            raise WebError(f"index: must be a whole number from 0 to {self.total}, got {index!r}")
+            raise WebError(f"index: must be a whole number from 0 to {self.total}, "
+                           f"got {quoted(index)}")
         with self.lock:
             if seat is not None:
                 self.seat = None if seat == "all" else parse_seat(seat, self.rec.game.num_players,
@@ -809,21 +860,51 @@ class Server:
     restoring = False
 
     def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
-                 max_jobs: int = MAX_RUNNING_JOBS):
+                 max_jobs: int = MAX_RUNNING_JOBS, max_bots: int = MAX_BOT_SEARCHES):
         self.max_seconds = max_seconds
         self.max_games = max_games
         self.max_jobs = max_jobs
+        self.max_bots = max_bots
         self.games: dict[str, Session] = {}
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.closing = False            # the server is stopping: event streams end
+        self.bot_slots = threading.BoundedSemaphore(max_bots)
+        self.bots_searching = 0         # bot searches running now
+        self.most_bots_searching = 0    # the most seen at once
+
+    @contextlib.contextmanager
+    def bot_slot(self, check, thinking: dict | None = None):
+        """Hold one of the `max_bots` slots of a bot search, waiting for one if need be;
+        check() is called while waiting (raising in it gives up)."""
+        if thinking is not None:
+            thinking["queued"] = True
+        while not self.bot_slots.acquire(timeout=0.1):
+            check()
+        try:
+            if thinking is not None:
+                thinking.update(queued=False, since=time.monotonic())
+            with self.lock:
+                self.bots_searching += 1
+                self.most_bots_searching = max(self.most_bots_searching, self.bots_searching)
+            yield
+        finally:
+            with self.lock:
+                self.bots_searching -= 1
+            self.bot_slots.release()
 
     def add(self, session: Session) -> Session:
         with self.lock:
+            dropped = None
             if len(self.games) >= self.max_games:
-                oldest = min(self.games.values(), key=lambda s: s.touched)
-                del self.games[oldest.id]
+                dropped = min(self.games.values(), key=lambda s: s.touched)
+                del self.games[dropped.id]
+                for job in self.jobs.values():
+                    if job.game_id == dropped.id:
+                        job.cancel_event.set()
             self.games[session.id] = session
+        if dropped is not None:     # its bots stop searching; their thread ends
+            dropped.stop()
         self.persist(session)
         return session
 
@@ -893,7 +974,7 @@ class Server:
         if session is None and isinstance(game_id, str):
             session = self.restore(game_id)
         if session is None:
-            raise WebError(f"game: no game {game_id!r} on this server (it may have been "
+            raise WebError(f"game: no game {quoted(game_id)} on this server (it may have been "
                            "closed when the server restarted)", 404)
         session.touched = time.monotonic()
         return session
@@ -901,7 +982,7 @@ class Server:
     def job(self, job_id: str) -> Job:
         job = self.jobs.get(job_id)
         if job is None:
-            raise WebError(f"job: no search {job_id!r} on this server", 404)
+            raise WebError(f"job: no search {quoted(job_id)} on this server", 404)
         return job
 
     # -- creating games ---------------------------------------------------
@@ -937,7 +1018,7 @@ class Server:
             return self.add(session)
         players = body.get("players")
         if isinstance(players, bool) or players not in (2, 3, 4):
-            raise WebError(f"players: must be 2, 3 or 4, got {players!r}")
+            raise WebError(f"players: must be 2, 3 or 4, got {quoted(players)}")
         seat = parse_seat(body.get("seat"), players, "seat")
         game = Game(players=players, variant=_variant(body))
         session = FollowSession(self, game.new_initial_state(), seat)
@@ -977,9 +1058,9 @@ class Server:
             except Cancelled:
                 job.status = "cancelled"
             except WebError as exc:
-                job.status, job.error = "failed", str(exc)
+                job.status, job.error = "failed", capped(str(exc))
             except Exception as exc:  # reported to the page, not as a traceback
-                job.status, job.error = "failed", f"search failed: {exc}"
+                job.status, job.error = "failed", capped(f"search failed: {exc}")
             finally:
                 job.finished_at = time.monotonic()
                 job.seq += 1
@@ -1012,10 +1093,9 @@ class Server:
             job.cancel_event.set()
         runners = []
         for game in games:
+            game.stop()
             if isinstance(game, PlaySession):
-                with game.lock:
-                    game.stopped = True
-                    runners.append(game.runner)
+                runners.append(game.runner)
         deadline = time.monotonic() + timeout
         for thread in [j.thread for j in jobs] + runners:
             if thread is not None:
@@ -1072,14 +1152,14 @@ class Server:
 def _variant(body):
     variant = body.get("variant", "basic")
     if variant not in VARIANTS:
-        raise WebError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+        raise WebError(f"variant: must be 'basic' or 'advanced', got {quoted(variant)}")
     return variant
 
 
 def _seed(body):
     seed = body.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+        raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {quoted(seed)}")
     return seed
 
 
