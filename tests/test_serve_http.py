@@ -799,9 +799,43 @@ def test_ulm_serve_runs_as_a_process_and_stops_on_ctrl_c(tmp_path):
         assert info is not None and info["max_seconds"] == 30
         with urllib.request.urlopen(url, timeout=5) as r:
             assert b'id="board"' in r.read()
+
+        def post(path, body):
+            request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return json.loads(r.read())
+        # Ctrl-C while a bot of 30 s thinks and a hint of 30 s searches, an event stream open:
+        # they are stopped, not waited for (the bound is far below their budgets)
+        bot = post("api/games", {"mode": "play", "seats": ["ismcts:time=30", "human"]})
+        game = post("api/games", {"mode": "play", "seats": ["human", "greedy"]})
+        post(f"api/games/{game['id']}/decide", {"decision": "draw"})
+        job = post(f"api/games/{game['id']}/hint", {"seconds": 30})
+        stream = urllib.request.urlopen(url + f"api/jobs/{job['id']}/events", timeout=10)
+        assert stream.readline().startswith(b"event: progress")
+        with urllib.request.urlopen(url + f"api/games/{bot['id']}", timeout=5) as r:
+            assert json.loads(r.read())["thinking"] is not None
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=20)
+        proc.wait(timeout=10)
+        stream.close()
         assert "Traceback" not in proc.stderr.read()
+        # a new server on the same port at once; it finds the games
+        port = url.rsplit(":", 1)[1].strip("/")
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", port],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, ULM_DATA_DIR=str(tmp_path)))
+        line = proc.stdout.readline()
+        assert line.startswith(f"Ulm web companion on {url}"), (line, proc.stderr.read())
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(url + "api/games", timeout=5) as r:
+                    games = json.loads(r.read())["games"]
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert {g["id"] for g in games} == {bot["id"], game["id"]}
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
     finally:
         if proc.poll() is None:
             proc.kill()
