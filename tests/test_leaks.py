@@ -381,6 +381,9 @@ def test_web_review(players, seed):
             at = replay(data, k).state
             history = g.pop("history")
             assert_no_leak(at, 0, g, f"web review, index {k}", seen)
+            go_on = c.get(f"/api/games/{gid}/continue?seat=Red").json()
+            assert go_on["view"]["viewer"] == "Red"
+            assert_no_leak(at, 0, go_on, f"web review, continued from {k}", seen)
         check_history(history, data, 0)
         check_boards_looked_back(c, gid, data, 0, step=11)
 

@@ -333,6 +333,13 @@ def test_review_a_record_annotate_and_step(server, page, shots):
     assert "Biggest mistakes" in page.text_content("#annotation-note")
     page.screenshot(path=str(shots / "serve-review.png"), full_page=True)
     assert (shots / "serve-review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the record goes on in Play from the position shown, Blue a person
+    index = page.evaluate("game.index")
+    page.select_option("#cont-seat", "Blue")
+    page.click("#cont-play")
+    page.wait_for_function("game.mode === 'play'")
+    assert page.evaluate("game.history.length") >= index
+    assert page.evaluate("game.seats.map(s => s.kind)") == ["bot", "human"]
 
 
 def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shots):

@@ -970,3 +970,34 @@ def test_a_variation_is_another_line_of_the_turn_the_game_unchanged(client):
     blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
     assert "variations are for Red's own decisions" in _error(client.post(
         f"/api/games/{gid}/variation", json={"index": blue, "line": []}), 409)
+
+
+def test_a_record_under_review_goes_on_in_play_or_follow(client):
+    data = json.loads((EXAMPLES / "record-2p.json").read_text())
+    rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
+    client.post(f"/api/games/{rv['id']}/goto", json={"index": 20})
+    k = client.get(f"/api/games/{rv['id']}/continue?seat=Blue").json()
+    assert k["index"] == 20 and k["record"]["decisions"] == data["decisions"][:20]
+    assert "result" not in k["record"] and k["view"]["viewer"] == "Blue"
+    r = client.post("/api/games", json={"mode": "play", "record": k["record"],
+                                        "seats": ["greedy", "human"]})
+    assert r.status_code == 201, r.text
+    play = r.json()
+    assert [h["name"] for h in play["history"][:20]] == data["decisions"][:20]
+    assert play["viewer"] == "Blue"
+    follow = client.post("/api/games", json={"mode": "follow", "view": k["view"]}).json()
+    assert follow["viewer"] == "Blue" and follow["history"] == []
+    for body, status, message in (
+            ({"record": data, "seats": ["greedy", "human"]}, 409, "the game is over"),
+            ({"record": k["record"], "seats": ["human"] * 3}, 400, "a 2-player game; give 2"),
+            ({"record": "x", "seats": ["human"] * 2}, 400, "record: must be a game record")):
+        r = client.post("/api/games", json=dict(body, mode="play"))
+        assert message in _error(r, status), body
+    client.post(f"/api/games/{rv['id']}/goto", json={"index": 20, "as": "Red"})
+    seen = client.get(f"/api/games/{rv['id']}/continue?seat=Red").json()
+    assert seen["record"] is None and seen["view"]["viewer"] == "Red"
+    assert "the view to follow is Red's" in _error(
+        client.get(f"/api/games/{rv['id']}/continue?seat=Blue"), 409)
+    assert "not a seat" in _error(client.get(f"/api/games/{rv['id']}/continue?seat=Pink"), 400)
+    assert "only a record under review" in _error(
+        client.get(f"/api/games/{play['id']}/continue"), 409)

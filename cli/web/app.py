@@ -14,6 +14,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/undo
     POST   /api/games/{id}/goto           {"index": k, "as": seat | "all"}   (review)
     GET    /api/games/{id}/board?index=k  the board after k decisions, the last turn marked
+    GET    /api/games/{id}/continue?seat=s  the record up to here and s's view (review)
     POST   /api/games/{id}/takeback       {"index": k}: back to k decisions   (play)
     POST   /api/games/{id}/variation      {"index": k, "line": [ids]}: another line from k
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
@@ -197,6 +198,12 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
             raise WebError(f"index: must be a whole number, got {raw[:40]!r}") from None
         return JSONResponse(session.board_at(index))
 
+    async def continued(request):
+        session = server.game(request.path_params["game"])
+        if not hasattr(session, "continued"):
+            raise WebError("continue: only a record under review is continued from", 409)
+        return JSONResponse(session.continued(request.query_params.get("seat")))
+
     async def variation(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
@@ -279,6 +286,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         Route("/api/games/{game}/board", endpoint(board_at)),
         Route("/api/games/{game}/takeback", endpoint(take_back), methods=["POST"]),
         Route("/api/games/{game}/variation", endpoint(variation), methods=["POST"]),
+        Route("/api/games/{game}/continue", endpoint(continued)),
         Route("/api/games/{game}/download", endpoint(download)),
         Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
         Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),

@@ -849,6 +849,24 @@ class ReviewSession(Session):
     def export(self):
         return "record", self.data
 
+    def continued(self, seat) -> dict:
+        """What continues this record from the position shown: the record up to it (Play;
+        only with everything shown: a record names every decision, an opponent's keep too),
+        and `seat`'s view of it (Follow; a seat named, else None)."""
+        with self.lock:
+            data = None
+            if self.seat is None:
+                data = dict(self.data, decisions=list(self.data["decisions"][:self.index]))
+                data.pop("result", None)
+            view = None
+            if seat is not None:
+                p = parse_seat(seat, self.rec.game.num_players, "seat")
+                if self.seat is not None and p != self.seat:   # as "Seen by" shows it
+                    raise WebError(f"seat: seen by {SEATS[self.seat]}, the view to follow "
+                                   f"is {SEATS[self.seat]}'s", 409)
+                view = state_to_position(self.rec.state, p)
+            return {"record": data, "view": view, "index": self.index}
+
 
 # ---------------------------------------------------------------------------
 # The server's registry of games and jobs
@@ -995,7 +1013,25 @@ class Server:
         for k, spec in enumerate(seats):
             if spec != "human":
                 check_bot(spec, self.max_seconds, f"seats[{k}]")
-        session = PlaySession(self, list(seats), _variant(body), _seed(body))
+        record = body.get("record")
+        if record is not None:          # a saved game played on from its last decision
+            rec = _checked_record(record)
+            if rec.game.num_players != len(seats):
+                raise WebError(f"seats: the record is a {rec.game.num_players}-player game; "
+                               f"give {rec.game.num_players} seats")
+            if rec.state.is_terminal():
+                raise WebError("record: the game is over; nothing to play on", 409)
+            from mcts.session import PlaySession as Table
+            rec.bots = list(seats)
+            session = PlaySession(self, list(seats), rec.game.variant, rec.seed)
+            session.table = Table.resume(rec)
+            st = rec.game.new_game(rec.seed)
+            for action in rec.decisions:
+                session.movers.append(st.current_player())
+                st.apply_action(action)
+                st.resolve_chance()
+        else:
+            session = PlaySession(self, list(seats), _variant(body), _seed(body))
         self.add(session)
         session.start_bots()
         return session
@@ -1147,6 +1183,18 @@ class Server:
                 session.show_annotation()
             return out
         return self.start_job(job, work)
+
+
+def _checked_record(record) -> GameRecord:
+    """An uploaded record, replayed (WebError saying what is wrong with it)."""
+    if not isinstance(record, dict):
+        raise WebError("record: must be a game record (a JSON object with "
+                       "\"format\": \"ulm-record/1\")")
+    _no_paths(record, "record")
+    try:
+        return replay(record)
+    except RecordError as exc:
+        raise WebError(f"record: {exc}") from None
 
 
 def _variant(body):

@@ -592,6 +592,7 @@ function renderReview() {
     asSel.innerHTML = `<option value="all">everyone (all cards)</option>` +
       SEATS.slice(0, g.players).map((s) => `<option>${s}</option>`).join("");
     $("#an-seat").innerHTML = SEATS.slice(0, g.players).map((s) => `<option>${s}</option>`).join("");
+    $("#cont-seat").innerHTML = $("#an-seat").innerHTML;
   }
   asSel.value = want;
   drawPlot();
@@ -645,6 +646,21 @@ async function reviewThis() {
   });
 }
 
+// A record under review continued from the position shown: played on (the chosen seat a
+// person, the others the record's bots or a quick searcher), or followed with that seat's view.
+async function continueFrom(mode) {
+  const seat = $("#cont-seat").value;
+  await call(async () => {
+    const k = await api("GET", `/api/games/${game.id}/continue?seat=${encodeURIComponent(seat)}`);
+    if (mode === "follow") { open(await api("POST", "/api/games", {mode: "follow", view: k.view})); return; }
+    if (!k.record) throw new Error("Play on: choose “Seen by: everyone” first (the record names every seat's decisions)");
+    const bots = k.record.bots || [];
+    const seats = SEATS.slice(0, game.players).map((s, p) => s === seat ? "human"
+      : (bots[p] && bots[p] !== "human" ? bots[p] : "ismcts:iterations=2000"));
+    open(await api("POST", "/api/games", {mode: "play", record: k.record, seats}));
+  });
+}
+
 // ---------------------------------------------------------------- start
 async function main() {
   const list = document.createElement("datalist");
@@ -669,6 +685,8 @@ async function main() {
   $("#cancel").onclick = cancel;
   $("#annotate").onclick = annotate;
   $("#review-this").onclick = reviewThis;
+  $("#cont-play").onclick = () => continueFrom("play");
+  $("#cont-follow").onclick = () => continueFrom("follow");
   $("#back-to-game").onclick = () => { looking = null; exploring = null; render(); };
   $("#try-line").onclick = tryLine;
   $("#take-back").onclick = takeBack;
