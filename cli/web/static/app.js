@@ -500,7 +500,7 @@ function followJob() {
     if (finished.status === "failed") say(finished.error, "error");
     else if (finished.status === "cancelled") { say("Search cancelled."); showAdvice(game && game.hint); }
     else {
-      say(finished.kind === "hint" ? "" : "Annotation done.");
+      say(finished.kind === "hint" ? "" : "Check done.");
     }
   });
   es.onerror = () => {   // the stream broke (the server stopped): look once more
@@ -535,8 +535,8 @@ function showProgress() {
   if (running) {
     $("#progress-bar").style.width = `${(100 * job.progress).toFixed(0)}%`;
     const its = job.iterations > 0 ? ` ${job.iterations.toLocaleString()} playouts` : "";
-    $("#progress").title = `${job.kind === "hint" ? "hint" : "annotation"}:${its} ${job.elapsed.toFixed(1)} s of ${job.budget} s`;
-    say(`${job.kind === "hint" ? "Thinking" : "Annotating"}…${its}`, "busy");
+    $("#progress").title = `${job.kind === "hint" ? "hint" : "check"}:${its} ${job.elapsed.toFixed(1)} s of ${job.budget} s`;
+    say(`${job.kind === "hint" ? "Thinking" : "Checking the decisions"}…${its}`, "busy");
   }
 }
 
@@ -544,13 +544,13 @@ function showAdvice(h, live) {
   const box = $("#advice");
   if (!h) { box.innerHTML = ""; return; }
   if (h.kind === "annotation") {   // a decision of an annotated record
-    const verdict = h.forced ? "It was the only legal decision." : h.loss === 0 ? "It is the searcher's choice too." :
+    const verdict = h.forced ? "It was the only legal decision." : h.loss === 0 ? "It is the computer's choice too." :
       `It gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}); the decision played was searched on its own with the same budget.`;
     box.innerHTML = `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
       <table class="alts"><tr><th></th><th>decision</th><th>win</th><th>visits</th></tr>
-      <tr><td>searcher</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td><td class="num">${h.best_visits.toLocaleString()}</td></tr>
+      <tr><td>computer</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td><td class="num">${h.best_visits.toLocaleString()}</td></tr>
       <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${pct(h.played_win)}</td><td class="num">${h.played_visits.toLocaleString()}</td></tr></table>
-      <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The searcher's choice is drawn on the board; “Hint” searches this position again.</p>`;
+      <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The computer's choice is drawn on the board; “Hint” thinks about this position again.</p>`;
     return;
   }
   const step = h.step || 1;
@@ -602,7 +602,7 @@ function drawPlot() {
   const a = game.annotation;
   const box = $("#plot");
   const note = $("#annotation-note");
-  if (!a || !a.decisions.length) { box.innerHTML = ""; note.textContent = "Annotate to see a seat's win probability over the game and its biggest mistakes."; return; }
+  if (!a || !a.decisions.length) { box.innerHTML = ""; note.textContent = "Check a player's decisions to see their chance of winning over the whole game and their biggest mistakes."; return; }
   const W = 360, H = 140, L = 30, B = 18, T = 8;
   const x = (k) => L + (W - L - 6) * k / Math.max(game.total, 1);
   const y = (p) => T + (H - T - B) * (1 - p);
@@ -612,7 +612,7 @@ function drawPlot() {
   const dots = notes.map((n, i) => {
     const bad = n.loss >= 0.1 ? " mistake" : "";
     const played = pct(n.played_win);
-    return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); searcher: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
+    return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); computer: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
   }).join("");
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
   const cur = `<line x1="${x(game.index)}" x2="${x(game.index)}" y1="${T}" y2="${H - B}" class="cursor"/>`;
