@@ -290,6 +290,7 @@ function renderLooking() {
   const box = $("#looking");
   const at = shownIndex();
   box.hidden = false;
+  box.classList.toggle("active", !!(looking || exploring));
   $("#back-to-game").hidden = !looking && !exploring;
   $("#try-line").hidden = !!exploring || game.terminal && at === (game.total || game.history.length);
   $("#variation-options").innerHTML = "";
@@ -567,7 +568,7 @@ function showAdvice(h, live) {
     <ol class="line">${line}</ol>
     ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the chance of winning after it">win</th></tr>${alts}</table>` : ""}
     <table class="who"><tr><th></th><th title="the chance of winning">win</th><th title="the mean final score of the playouts">expected score</th></tr>${who}</table>
-    <p class="note">${its}. “Visits” and “share”: how much of the search went to that decision; “win”: the chance of winning after it. The best three are drawn on the board, numbered.</p>`;
+    <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “win”: the chance of winning after it. The best three are drawn on the board, numbered.</p>`;
 }
 
 // ---------------------------------------------------------------- review
