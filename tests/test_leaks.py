@@ -402,6 +402,7 @@ def test_web_review_shows_an_annotation_and_hints_only_through_their_seats_eyes(
         assert as_blue["annotation"]["seat"] == "Blue" and as_blue["hint"] is not None
         as_red = c.post(f"/api/games/{gid}/goto", json={"index": blue, "as": "Red"}).json()
         assert as_red["annotation"] is None and as_red["hint"] is None
+        assert as_red["annotations"] == [] and len(as_blue["annotations"]) == 1
         r = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.05})
         assert r.status_code == 409 and r.json() == {
             "error": "hint: it is Blue's turn; seen by Red, hints are for Red"}

@@ -330,7 +330,13 @@ def test_review_a_record_annotate_and_step(server, page, shots):
     page.wait_for_function("game.hint !== null")
     assert page.locator("#board svg .highlight").count() == 1
     assert "Decision" in page.text_content("#advice")
-    assert "Biggest mistakes" in page.text_content("#annotation-note")
+    assert "biggest mistakes" in page.text_content("#annotation-note")
+    # a second seat checked: both curves in the graph, each point a link
+    page.select_option("#an-seat", "Blue")
+    page.click("#annotate")
+    page.wait_for_selector("#plot svg circle[data-seat=Blue]", timeout=240000)
+    assert page.locator("#plot svg path.curve").count() == 2
+    assert page.locator("#plot svg circle[data-seat=Red]").count() == dots
     page.screenshot(path=str(shots / "serve-review.png"), full_page=True)
     assert (shots / "serve-review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # the record goes on in Play from the position shown, Blue a person

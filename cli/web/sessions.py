@@ -754,6 +754,7 @@ class ReviewSession(Session):
         self.rec = self.full = full
         self.seat = None                 # whose eyes: None shows everything
         self.annotation = None           # {"seat", "moves": [...]}
+        self.annotations: dict = {}      # every seat checked: seat name -> its annotation
 
     @property
     def state(self):
@@ -822,6 +823,9 @@ class ReviewSession(Session):
             out["total"] = self.total
             out["can_undo"] = self.index > 0
             out["annotation"] = self.annotation if self._annotation_shown() else None
+            # the chances of every seat checked, for the graph (each through its own eyes)
+            out["annotations"] = [a for seat, a in sorted(self.annotations.items())
+                                  if self.seat is None or SEATS[self.seat] == seat]
             return out
 
     def saved(self):
@@ -1179,6 +1183,7 @@ class Server:
             out["seat"] = SEATS[seat]
             with session.lock:
                 session.annotation = out
+                session.annotations[out["seat"]] = out
                 session.changed()
                 session.show_annotation()
             return out

@@ -601,28 +601,37 @@ function renderReview() {
 
 function drawPlot() {
   const a = game.annotation;
+  const all = (game.annotations && game.annotations.length) ? game.annotations : (a ? [a] : []);
   const box = $("#plot");
   const note = $("#annotation-note");
-  if (!a || !a.decisions.length) { box.innerHTML = ""; note.textContent = "Check a player's decisions to see their chance of winning over the whole game and their biggest mistakes."; return; }
+  if (!all.some((x) => x.decisions.length)) { box.innerHTML = ""; note.textContent = "Check a player's decisions to see their chance of winning over the whole game and their biggest mistakes."; return; }
   const W = 360, H = 140, L = 30, B = 18, T = 8;
   const x = (k) => L + (W - L - 6) * k / Math.max(game.total, 1);
   const y = (p) => T + (H - T - B) * (1 - p);
-  const notes = a.decisions;
-  const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
-  const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
-  const dots = notes.map((n, i) => {
-    const bad = n.loss >= 0.1 ? " mistake" : "";
-    const played = pct(n.played_win);
-    return `<circle class="pt${bad}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}"><title>${n.index + 1}. ${esc(n.played)} (${played}); computer: ${esc(n.best)} (${pct(n.best_win)})</title></circle>`;
+  // one curve a seat checked, in its colour; every point a link to the board there
+  const curves = all.map((an) => {
+    const notes = an.decisions;
+    const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
+    const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
+    const dots = notes.map((n, i) => {
+      const bad = n.loss >= 0.1 ? " mistake" : "";
+      return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" tabindex="0"><title>${an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : ""}</title></circle>`;
+    }).join("");
+    return `<path d="${path}" class="curve" style="stroke: var(--${an.seat})"/>${dots}`;
   }).join("");
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
   const cur = `<line x1="${x(game.index)}" x2="${x(game.index)}" y1="${T}" y2="${H - B}" class="cursor"/>`;
-  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}<path d="${path}" class="curve"/>${dots}
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}${curves}
     <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
-  for (const c of box.querySelectorAll("circle")) c.onclick = () => goto(+c.dataset.index);
-  const worst = a.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k));
-  note.innerHTML = `${a.seat}'s win probability before each of its decisions; red dots give away 10 points or more. ` +
-    (worst.length ? "Biggest mistakes: " + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : "No mistakes found.");
+  for (const c of box.querySelectorAll("circle")) {
+    c.onclick = () => goto(+c.dataset.index);
+    c.onkeydown = (ev) => { if (ev.key === "Enter") goto(+c.dataset.index); };
+  }
+  const last = a || all[all.length - 1];
+  const notes = last.decisions;
+  const worst = last.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k));
+  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots give away 10 points or more. ` +
+    (worst.length ? `${last.seat}'s biggest mistakes: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
   for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(+l.dataset.index); };
 }
 
