@@ -37,7 +37,7 @@ KEPT = "the games finished so far are kept (with --out): run the same command ag
 # run on every worker before it gets a game (with eval: no function of ours needs to be
 # unpickled there): the engine's functions that the games need can be imported
 ENGINE_CHECK = ("__import__('mcts.cluster', fromlist=['_play_batch'])._play_batch and "
-                "__import__('mcts.tournament', fromlist=['_run_one'])._run_one and None")
+                "__import__('mcts.pool', fromlist=['_run_one'])._run_one and None")
 ENGINE_HINT = ("install the engine there, the same version as here (pip install "
                "'ulm-engine[cluster]')")
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|[\w.-]+:\d+")  # tcp://HOST:PORT, HOST:PORT

@@ -63,6 +63,7 @@ def test_the_oracle_catches_a_leak_and_lets_public_lists_pass():
 def test_play_human_log(players, seed, monkeypatch, tmp_path):
     """A person (Red) against bots, taking the first decision listed each time: every line
     the terminal shows is checked against the real game when Red is asked next."""
+    import cli.human_cmd
     import mcts.session
     from cli.human_cmd import play_human
     games, lines, seen, checked = [], [], set(), [0]
@@ -99,7 +100,7 @@ def test_play_human_log(players, seed, monkeypatch, tmp_path):
         check()
         return "1"
 
-    monkeypatch.setattr(mcts.session, "PlaySession", Spy)
+    monkeypatch.setattr(cli.human_cmd, "PlaySession", Spy)
     monkeypatch.setattr(click, "echo", echo)
     monkeypatch.setattr(click, "prompt", prompt)
     seats = ["human"] + ["random"] * (players - 1)
