@@ -672,6 +672,15 @@ def test_serve_command_defaults_to_localhost_and_reports_a_taken_port():
     assert out.exit_code == 2 and "--max-seconds" in out.output
 
 
+def test_serve_refuses_a_games_file_that_is_not_one(tmp_path):
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("my notes, not a database\n")
+    out = CliRunner().invoke(main, ["serve", "--port", "0", "--games", str(bad)])
+    assert out.exit_code == 2, out.output
+    assert f"Error: --games: cannot keep the games in {bad}: file is not a database" in out.output
+    assert bad.read_text() == "my notes, not a database\n"
+
+
 @pytest.mark.parametrize("players, seed", [(2, 8), (3, 1), (4, 2)])
 def test_follow_a_whole_random_game_the_view_matches_the_real_one(players, seed):
     """A random game is played in full; the follower enters each event as Blue sees it
