@@ -380,6 +380,7 @@ async function takeBack() {
 }
 
 document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && !$("#menu").hidden) { $("#menu").hidden = true; return; }
   if (!game || $("#game").hidden) return;
   const tag = (ev.target.tagName || "").toLowerCase();
   if (["input", "select", "textarea"].includes(tag)) return;
