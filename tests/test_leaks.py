@@ -336,6 +336,7 @@ def test_web_follow(players, seed):
     with TestClient(create_app(max_seconds=5)) as c:
         gid = c.post("/api/games", json={"mode": "follow", "players": players,
                                          "seat": "Red"}).json()["id"]
+        reals, before, seen_before = [], real.clone(), set()
         for step in range(6000):
             if real.is_terminal():
                 break
@@ -356,7 +357,14 @@ def test_web_follow(players, seed):
             real.apply_action(a)
             seen |= seen_cards(real, viewer)
             assert_no_leak(real, viewer, r.json(), f"web follow, step {step}", seen)
+            if step % 37 == 0:      # the board looked back at, one entry before
+                reals.append((step, before, set(seen_before)))
+            before, seen_before = real.clone(), set(seen)
         assert real.is_terminal()
+        for step, state, known in reals:
+            board = c.get(f"/api/games/{gid}/board?index={step}").json()
+            assert board["index"] == step, board
+            assert_no_leak(state, viewer, board, f"web follow, board at {step}", known)
 
 
 @pytest.mark.parametrize("players, seed", [(2, 17), (3, 18), (4, 19)])
