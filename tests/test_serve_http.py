@@ -883,6 +883,8 @@ def test_take_back_to_an_earlier_decision(client):
         client.post(f"/api/games/{gid}/takeback", json={"index": 1}), 409)
     assert "index: must be a whole number" in _error(
         client.post(f"/api/games/{gid}/takeback", json={"index": "one"}), 400)
+    long = _error(client.post(f"/api/games/{gid}/takeback", json={"index": "x" * 5000}), 400)
+    assert len(long) < 200 and long.endswith("…")            # the input quoted, capped
     data = json.loads((EXAMPLES / "record-2p.json").read_text())
     rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
     assert "only a game being played" in _error(

@@ -195,7 +195,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         try:
             index = int(raw)
         except ValueError:
-            raise WebError(f"index: must be a whole number, got {raw[:40]!r}") from None
+            raise WebError(f"index: must be a whole number, got {quoted(raw)}") from None
         return JSONResponse(session.board_at(index))
 
     async def continued(request):

@@ -291,7 +291,8 @@ class Session:
             raise WebError("line: a list of at most 60 decision ids")
         total = len(self.history_words())
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
-            raise WebError(f"index: must be a whole number from 0 to {total}, got {index!r}")
+            raise WebError(f"index: must be a whole number from 0 to {total}, "
+                           f"got {quoted(index)}")
         with self.lock:
             real = self.state_at(index)
             viewer = self.viewer()
@@ -345,7 +346,7 @@ def record_board(record, upto: int, viewer) -> dict:
     if isinstance(upto, bool) or not isinstance(upto, int) \
             or not 0 <= upto <= len(record.decisions):
         raise WebError(f"index: must be a whole number from 0 to {len(record.decisions)}, "
-                       f"got {upto!r}")
+                       f"got {quoted(upto)}")
     steps = record_steps(record, upto)
     state = record.game.new_game(record.seed)
     for action in record.decisions[:upto]:
@@ -555,7 +556,7 @@ class PlaySession(Session):
         """Take back decisions until at most `index` are left (stopping at a decision of a
         person: a bot to move moves again)."""
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            raise WebError(f"index: must be a whole number, got {index!r}")
+            raise WebError(f"index: must be a whole number, got {quoted(index)}")
         with self.lock:
             if index >= len(self.table.record.decisions):
                 raise WebError("index: nothing to take back after that decision", 409)
@@ -707,7 +708,7 @@ class FollowSession(Session):
             if isinstance(index, bool) or not isinstance(index, int) \
                     or not 0 <= index <= len(self.events):
                 raise WebError(f"index: must be a whole number from 0 to {len(self.events)}, "
-                               f"got {index!r}")
+                               f"got {quoted(index)}")
             return {"index": index, "total": len(self.events),
                     "svg": draw(self.stack[index], self.seat, None, False,
                                 self.last_steps(index))}
