@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -77,6 +78,7 @@ def main() -> None:
     print(f"games found: {len(games)}")
     proc.send_signal(signal.SIGINT)
     proc.wait(60)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
