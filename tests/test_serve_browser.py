@@ -205,6 +205,13 @@ def test_follow_a_game_for_a_full_round(server, page, shots):
     page.click("#board .supply.clickable[data-seat='Red'][data-colour='white']")
     page.wait_for_function("game.history.length === 10")
     assert page.evaluate("game.history[9].name") == "drew white"
+    # a descendant is revealed in the Oath House: the quarter offers them
+    page.click("#board .supply.clickable[data-seat='Blue'][data-colour='gray']")
+    page.wait_for_function("game.history.length === 11")
+    page.click("#board .quarter.clickable[data-quarter='Oath House']")
+    assert page.locator("#menu:not([hidden]) button").first.text_content().startswith("revealed ")
+    page.locator("#menu button").first.click()
+    page.wait_for_function("game.history.length === 12")
     # the rest of the set-up by the buttons: each time the first of the outcomes offered
     setup = []
     while page.evaluate("game.to_move") == "chance":
@@ -213,7 +220,7 @@ def test_follow_a_game_for_a_full_round(server, page, shots):
         setup.append(button.text_content())
         button.click()
         page.wait_for_function(f"game.history.length === {count + 1}")
-    assert len(setup) == 1 + 4
+    assert len(setup) == 3
     assert all(name.startswith(("drew ", "revealed ")) for name in setup)
     assert page.evaluate("game.round") == 1 and page.evaluate("game.to_move") == "Red"
 

@@ -116,6 +116,8 @@ def action_target(state, action: int) -> dict | None:
     The result is {"kind": <element class>, "value": <its main data attribute>},
     with "seat" for a player's supply tile."""
     name = ACTION_NAMES[action]
+    if name.startswith("chance: descendant "):   # revealed in the Oath House (set-up)
+        return {"kind": "quarter", "value": "Oath House"}
     if name.startswith("chance: tile "):
         # the set-up entered on the board: the grid space being filled, a player's tile
         # in that player's supply (R-SETUP)
