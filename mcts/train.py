@@ -40,12 +40,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import io
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ulm import derive_seed
+from ulm.jsonfile import write_atomically
 
 from mcts import features as F
 
@@ -329,7 +330,6 @@ def plot_history(report: dict, path) -> None:
     import io
 
     from ulm.extras import require
-    from ulm.jsonfile import write_atomically
     matplotlib = require("matplotlib", "plot", "the training curve")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -364,16 +364,9 @@ def save_model(path, model: Model) -> None:
     path = os.fspath(path)
     arrays = {"mean": model.mean, "std": model.std, **model.params,
               "meta": np.array(json.dumps(model.meta))}
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    write_atomically(path, buf.getvalue())     # whole or not at all
 
 
 def load_model(path) -> Model:
