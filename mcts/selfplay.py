@@ -190,9 +190,14 @@ def save_dataset(path, data: dict) -> None:
     path = os.fspath(path)
     arrays = {name: data[name] for name in ROW_ARRAYS}
     arrays["meta"] = np.array(json.dumps(data["meta"]))
+    write_npz(path, arrays, compressed=True)
+
+
+def write_npz(path, arrays: dict, compressed: bool = False) -> None:
+    """Numpy arrays into an .npz file, whole or not at all (ulm.jsonfile.write_atomically)."""
     buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
-    write_atomically(path, buf.getvalue())     # whole or not at all
+    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
+    write_atomically(os.fspath(path), buf.getvalue())
 
 
 def load_dataset(path) -> dict:

@@ -49,6 +49,7 @@ from ulm import derive_seed
 from ulm.jsonfile import write_atomically
 
 from mcts import features as F
+from mcts.selfplay import write_npz
 
 MODEL_FORMAT = "ulm-eval-model/1"
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
@@ -327,8 +328,6 @@ def plot_history(report: dict, path) -> None:
     """The training curve (cross-entropy per epoch, training and validation,
     with the v0.2 evaluation's and a uniform guess's on the validation
     positions) as a PNG."""
-    import io
-
     from ulm.extras import require
     matplotlib = require("matplotlib", "plot", "the training curve")
     matplotlib.use("Agg")
@@ -364,9 +363,7 @@ def save_model(path, model: Model) -> None:
     path = os.fspath(path)
     arrays = {"mean": model.mean, "std": model.std, **model.params,
               "meta": np.array(json.dumps(model.meta))}
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    write_atomically(path, buf.getvalue())     # whole or not at all
+    write_npz(path, arrays)
 
 
 def load_model(path) -> Model:
