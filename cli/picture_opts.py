@@ -7,7 +7,7 @@ import sys
 from cli import InputError
 from ulm.decisions import DecisionError
 from ulm.follow import parse_line
-from ulm.jsonfile import MAX_BYTES, write_atomically
+from ulm.jsonfile import MAX_BYTES, decode_text, write_atomically
 from ulm.positions import PositionError, read_position, read_position_text
 
 STDIN = "<stdin>"   # how messages name standard input
@@ -15,15 +15,7 @@ STDIN = "<stdin>"   # how messages name standard input
 
 def read_stdin(error: type[Exception]) -> str:
     """Standard input as text (UTF-8, at most MAX_BYTES); problems raise `error`."""
-    raw = sys.stdin.buffer.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise error(f"{STDIN}: larger than {MAX_BYTES // 2 ** 20} MiB; not a file of this "
-                    "project")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(f"{STDIN}: not a UTF-8 text file (byte {raw[exc.start]:#04x} at position "
-                    f"{exc.start})") from None
+    return decode_text(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN, error)
 
 
 def read_position_arg(path: str):

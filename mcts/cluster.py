@@ -357,15 +357,18 @@ def _check_scheduler(address: str, timeout: float) -> None:
     import distributed.comm
 
     async def identity():
+        start = time.monotonic()
+        # Dask retries a refused connection until its timeout, then raises OSError
         comm = await distributed.comm.connect(address, timeout=timeout)
         try:
             await comm.write({"op": "identity", "reply": True})
-            return await comm.read()
+            left = max(timeout - (time.monotonic() - start), 1.0)
+            return await asyncio.wait_for(comm.read(), left)    # silence: TimeoutError
         finally:
             comm.abort()
 
     def ask():
-        return asyncio.run(asyncio.wait_for(identity(), timeout))
+        return asyncio.run(asyncio.wait_for(identity(), 2 * timeout))   # a last guard
 
     where = f"--scheduler: {address}"
     with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own

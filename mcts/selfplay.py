@@ -41,12 +41,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
+import io
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ulm import derive_seed
+from ulm.jsonfile import write_atomically
 
 from mcts import features as F
 
@@ -189,16 +190,14 @@ def save_dataset(path, data: dict) -> None:
     path = os.fspath(path)
     arrays = {name: data[name] for name in ROW_ARRAYS}
     arrays["meta"] = np.array(json.dumps(data["meta"]))
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_npz(path, arrays, compressed=True)
+
+
+def write_npz(path, arrays: dict, compressed: bool = False) -> None:
+    """Numpy arrays into an .npz file, whole or not at all (ulm.jsonfile.write_atomically)."""
+    buf = io.BytesIO()
+    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
+    write_atomically(os.fspath(path), buf.getvalue())
 
 
 def load_dataset(path) -> dict:

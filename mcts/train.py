@@ -40,14 +40,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import io
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ulm import derive_seed
+from ulm.jsonfile import write_atomically
 
 from mcts import features as F
+from mcts.selfplay import write_npz
 
 MODEL_FORMAT = "ulm-eval-model/1"
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
@@ -326,10 +328,7 @@ def plot_history(report: dict, path) -> None:
     """The training curve (cross-entropy per epoch, training and validation,
     with the v0.2 evaluation's and a uniform guess's on the validation
     positions) as a PNG."""
-    import io
-
     from ulm.extras import require
-    from ulm.jsonfile import write_atomically
     matplotlib = require("matplotlib", "plot", "the training curve")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -364,16 +363,7 @@ def save_model(path, model: Model) -> None:
     path = os.fspath(path)
     arrays = {"mean": model.mean, "std": model.std, **model.params,
               "meta": np.array(json.dumps(model.meta))}
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_npz(path, arrays)
 
 
 def load_model(path) -> Model:

@@ -222,3 +222,14 @@ def check_invariants(state: ulm.State) -> None:
     coats = bin(r["coat_unknown"]).count("1") + r["coat_tail_len"] + r["n_looked_coats"]
     coats += sum(1 for o in r["coat_owner"] if o >= 0)
     assert coats == 12, "12 coats of arms"
+
+
+def assert_input_error(res, *words):
+    """Exit status 2, `Error: ` on stderr naming every word, no traceback."""
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    assert isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    assert "Error: " in res.stderr, res.output
+    for w in words:
+        assert w in res.stderr, (w, res.stderr)
+    return res

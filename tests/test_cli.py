@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from helpers import assert_input_error
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -26,17 +27,6 @@ def run(*args):
 
 def assert_ok(res):
     assert res.exit_code == 0, (res.exit_code, res.output, res.exception)
-    return res
-
-
-def assert_input_error(res, *words):
-    """Exit status 2, `Error: ` on stderr naming every word, no traceback."""
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    assert isinstance(res.exception, SystemExit), res.exception
-    assert "Traceback" not in res.output
-    assert "Error: " in res.stderr, res.output
-    for w in words:
-        assert w in res.stderr, (w, res.stderr)
     return res
 
 

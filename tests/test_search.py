@@ -468,8 +468,6 @@ def test_heuristic_playouts_score_more_than_random_ones():
 # ulm.positions: a position file here is JSON {"players", "seat", "raw"}.
 
 import json  # noqa: E402
-import sys  # noqa: E402
-import types  # noqa: E402
 
 from click.testing import CliRunner  # noqa: E402
 
@@ -491,10 +489,9 @@ def _stand_in_load_position(path):
 
 @pytest.fixture
 def positions(monkeypatch, tmp_path):
-    module = types.ModuleType("ulm.positions")
-    module.load_position = _stand_in_load_position
-    module.PositionError = StandInPositionError
-    monkeypatch.setitem(sys.modules, "ulm.positions", module)
+    import cli.suggest_cmd
+    monkeypatch.setattr(cli.suggest_cmd, "load_position", _stand_in_load_position)
+    monkeypatch.setattr(cli.suggest_cmd, "PositionError", StandInPositionError)
 
     def write(state, seat, name="position.json"):
         path = tmp_path / name

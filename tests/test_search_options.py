@@ -838,7 +838,7 @@ def test_reroot_keeps_the_heuristic_values():
 
 def test_default_horizon_keeps_two_rounds_in_four_players():
     """The default of 8 turns is the earlier 2r in 4 players (its figures hold)
-    and four rounds in 2 players (docs/strength.md, eighth session)."""
+    and four rounds in 2 players (docs/strength.md)."""
     from mcts.search import DEFAULT_HORIZON, horizon_turns
     assert horizon_turns(DEFAULT_HORIZON, 4) == horizon_turns("2r", 4) == 8
     assert horizon_turns(DEFAULT_HORIZON, 2) == horizon_turns("4r", 2)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import ulm
 from cli.main import main
+from helpers import assert_input_error
 from mcts import features as F
 from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset,
                            merge_datasets, run_selfplay, save_dataset)
@@ -20,15 +21,6 @@ TINY_SPEC = "ismcts:preset=v0.2,iterations=8"
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def assert_input_error(res, *words):
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    assert isinstance(res.exception, SystemExit), res.exception
-    assert "Traceback" not in res.output
-    assert "Error: " in res.stderr, res.output
-    for w in words:
-        assert w in res.stderr, (w, res.stderr)
 
 
 @pytest.fixture(scope="module")

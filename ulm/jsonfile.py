@@ -94,6 +94,12 @@ def read_text(path: str | Path, error: type[Exception]) -> str:
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise error(f"{source}: cannot read the file ({exc.strerror})") from None
+    return decode_text(raw, source, error)
+
+
+def decode_text(raw: bytes, source: str, error: type[Exception]) -> str:
+    """`raw` (read with a limit of MAX_BYTES + 1) as UTF-8 text; a file too large
+    or not UTF-8 raises `error` naming `source`."""
     if len(raw) > MAX_BYTES:
         raise error(f"{source}: larger than {MAX_BYTES // 2 ** 20} MiB; not a file of this "
                     "project")
