@@ -3,7 +3,7 @@
 Everything here is plain library code (no HTTP): the server (cli.web.app)
 turns a `WebError` into a 4xx answer with its message. A session holds the
 state on the server; the page only ever sends decisions by id or name and
-gets back the whole picture (`Session.to_json`).
+gets back the whole picture (`WebGame.to_json`).
 
 Bots and searches run in threads: the compiled search releases the GIL, so
 the event loop stays responsive. A bot decision found for a state that has
@@ -170,7 +170,7 @@ class Job:
 # ---------------------------------------------------------------------------
 # Sessions
 
-class Session:
+class WebGame:
     mode = "?"
 
     def __init__(self, server: "Server"):
@@ -402,14 +402,13 @@ def _find_decision(value, options: list[dict], field: str = "decision") -> dict:
     raise WebError(f"{field}: {quoted(what)} is not legal here (legal: {shown})")
 
 
-class PlaySession(Session):
+class PlayGame(WebGame):
     """A game against bots (or between people at one screen), on mcts.session.PlaySession:
     the server holds the full state; each person sees only their own view."""
     mode = "play"
 
     def __init__(self, server, specs: list, variant: str, seed: int):
-        from mcts.session import HUMAN
-        from mcts.session import PlaySession as Table
+        from mcts.session import HUMAN, PlaySession as Table
         super().__init__(server)
         self.specs = specs              # per seat: "human" or a bot spec
         self.table = Table(specs, seed=seed, variant=variant)
@@ -577,7 +576,7 @@ class PlaySession(Session):
             return "record", self.table.record.to_dict()
 
 
-class FollowSession(Session):
+class FollowGame(WebGame):
     """A real game followed by one player: the state is a world of that player's view
     (the hidden part dealt arbitrarily). What may happen and what is entered go through
     ulm.follow, which knows what the viewer knows (the same as `ulm apply`); this class
@@ -736,7 +735,7 @@ def state_to_position_checked(state, seat):
     return data
 
 
-class ReviewSession(Session):
+class ReviewGame(WebGame):
     """A recorded game, stepped through; annotated by a search at every decision."""
     mode = "review"
 
@@ -888,7 +887,7 @@ class Server:
         self.max_games = max_games
         self.max_jobs = max_jobs
         self.max_bots = max_bots
-        self.games: dict[str, Session] = {}
+        self.games: dict[str, WebGame] = {}
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.closing = False            # the server is stopping: event streams end
@@ -916,7 +915,7 @@ class Server:
                 self.bots_searching -= 1
             self.bot_slots.release()
 
-    def add(self, session: Session) -> Session:
+    def add(self, session: WebGame) -> WebGame:
         with self.lock:
             dropped = None
             if len(self.games) >= self.max_games:
@@ -931,7 +930,7 @@ class Server:
         self.persist(session)
         return session
 
-    def persist(self, session: Session) -> None:
+    def persist(self, session: WebGame) -> None:
         """Write a game to the store (after every change)."""
         if self.store is None or self.restoring:
             return
@@ -948,7 +947,7 @@ class Server:
             out.append(dict(summary, id=session.id, mode=session.mode))
         return out
 
-    def restore(self, game_id: str) -> Session | None:
+    def restore(self, game_id: str) -> WebGame | None:
         """A kept game rebuilt from the store (None when there is none by that id)."""
         found = self.store.load(game_id) if self.store is not None else None
         if found is None:
@@ -959,7 +958,7 @@ class Server:
             if mode == "play":
                 from mcts.session import PlaySession as Table
                 rec = replay(data["record"])
-                session = PlaySession(self, list(rec.bots), rec.game.variant, rec.seed)
+                session = PlayGame(self, list(rec.bots), rec.game.variant, rec.seed)
                 session.table = Table.resume(rec)
                 session.movers = []
                 st = rec.game.new_game(rec.seed)
@@ -988,11 +987,11 @@ class Server:
             return None             # a game this version cannot rebuild is not offered
         finally:
             self.restoring = False
-        if isinstance(session, PlaySession):
+        if isinstance(session, PlayGame):
             session.start_bots()
         return session
 
-    def game(self, game_id: str) -> Session:
+    def game(self, game_id: str) -> WebGame:
         session = self.games.get(game_id) if isinstance(game_id, str) else None
         if session is None and isinstance(game_id, str):
             session = self.restore(game_id)
@@ -1010,7 +1009,7 @@ class Server:
 
     # -- creating games ---------------------------------------------------
 
-    def new_play(self, body: dict) -> Session:
+    def new_play(self, body: dict) -> WebGame:
         seats = body.get("seats")
         if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
             raise WebError("seats: Ulm is for 2, 3 or 4 players; give a list of 2-4 seats, each "
@@ -1028,7 +1027,7 @@ class Server:
                 raise WebError("record: the game is over; nothing to play on", 409)
             from mcts.session import PlaySession as Table
             rec.bots = list(seats)
-            session = PlaySession(self, list(seats), rec.game.variant, rec.seed)
+            session = PlayGame(self, list(seats), rec.game.variant, rec.seed)
             session.table = Table.resume(rec)
             st = rec.game.new_game(rec.seed)
             for action in rec.decisions:
@@ -1036,12 +1035,12 @@ class Server:
                 st.apply_action(action)
                 st.resolve_chance()
         else:
-            session = PlaySession(self, list(seats), _variant(body), _seed(body))
+            session = PlayGame(self, list(seats), _variant(body), _seed(body))
         self.add(session)
         session.start_bots()
         return session
 
-    def new_follow(self, body: dict) -> Session:
+    def new_follow(self, body: dict) -> WebGame:
         view = body.get("view")
         if view is not None:
             if not isinstance(view, dict):
@@ -1054,7 +1053,7 @@ class Server:
             if view.get("kind") != "view":
                 raise WebError("view: kind: a followed game starts from one player's view "
                                "('kind': 'view'); write one with `ulm new --as SEAT`")
-            session = FollowSession(self, state, seat)
+            session = FollowGame(self, state, seat)
             session.origin = {"view": view}
             return self.add(session)
         players = body.get("players")
@@ -1062,11 +1061,11 @@ class Server:
             raise WebError(f"players: must be 2, 3 or 4, got {quoted(players)}")
         seat = parse_seat(body.get("seat"), players, "seat")
         game = Game(players=players, variant=_variant(body))
-        session = FollowSession(self, game.new_initial_state(), seat)
+        session = FollowGame(self, game.new_initial_state(), seat)
         session.origin = {"players": players, "seat": SEATS[seat], "variant": _variant(body)}
         return self.add(session)
 
-    def new_review(self, body: dict) -> Session:
+    def new_review(self, body: dict) -> WebGame:
         record = body.get("record")
         if not isinstance(record, dict):
             raise WebError("record: must be a game record (a JSON object with "
@@ -1076,7 +1075,7 @@ class Server:
             replay(record)
         except RecordError as exc:
             raise WebError(f"record: {exc}") from None
-        return self.add(ReviewSession(self, record))
+        return self.add(ReviewGame(self, record))
 
     # -- searches -----------------------------------------------------------
 
@@ -1120,7 +1119,7 @@ class Server:
         for job in jobs:
             job.cancel_event.set()
         for game in games:
-            if isinstance(game, PlaySession):
+            if isinstance(game, PlayGame):
                 game.stopped = True
 
     def close(self, timeout: float = 60.0) -> None:
@@ -1135,14 +1134,14 @@ class Server:
         runners = []
         for game in games:
             game.stop()
-            if isinstance(game, PlaySession):
+            if isinstance(game, PlayGame):
                 runners.append(game.runner)
         deadline = time.monotonic() + timeout
         for thread in [j.thread for j in jobs] + runners:
             if thread is not None:
                 thread.join(max(0.0, deadline - time.monotonic()))
 
-    def hint(self, session: Session, seconds) -> Job:
+    def hint(self, session: WebGame, seconds) -> Job:
         seconds = check_seconds(seconds, self.max_seconds)
         with session.lock:
             seat = session.hint_seat()
@@ -1162,9 +1161,9 @@ class Server:
             return advice
         return self.start_job(job, work)
 
-    def annotate(self, session: Session, seat, seconds) -> Job:
+    def annotate(self, session: WebGame, seat, seconds) -> Job:
         """mcts.annotate over a record under review, `seconds` a decision."""
-        if not isinstance(session, ReviewSession):
+        if not isinstance(session, ReviewGame):
             raise WebError("annotate: only a record under review can be annotated", 409)
         n = session.rec.game.num_players
         seat = parse_seat(seat, n, "seat")
