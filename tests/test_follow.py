@@ -204,7 +204,7 @@ def test_ulm_apply_and_the_web_follow_agree(players, seed, tmp_path):
                 res = CliRunner().invoke(main, ["apply", str(path), text])
                 r = c.post(f"/api/games/{gid}/decide", json={"text": text})
                 assert res.exit_code == 2 and r.status_code == 400, (text, res.output)
-                # the web quotes at most so much of a message (cli.web.sessions.capped)
+                # the web quotes at most so much of a message (cli.web.checks.capped)
                 reason = r.json()["error"].removeprefix("text: ").removesuffix("…")
                 assert reason in res.stderr, (reason, res.stderr)
                 assert f"illegal here: {CARDS[known[refused % len(known)]]} " in reason, reason

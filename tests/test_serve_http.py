@@ -293,7 +293,7 @@ def test_error_messages_quote_at_most_60_characters_of_the_input(client, method,
 
 
 def test_quoting_cuts_only_what_is_quoted():
-    from cli.web.sessions import capped, quoted
+    from cli.web.checks import capped, quoted
     assert quoted("abc") == "'abc'"
     assert quoted("y" * 100) == "'" + "y" * 58 + "…" and len(quoted("y" * 100)) == 60
     assert capped("hint: it is Red's turn; hints are for Blue (the view's player), " * 2) == \

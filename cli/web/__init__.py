@@ -1,2 +1,5 @@
-"""`ulm serve`: a local web companion (Starlette app in cli.web.app, games in
-cli.web.sessions, the page in cli/web/static/ as plain HTML/JS/CSS)."""
+"""`ulm serve`: a local web companion. The Starlette app (cli.web.app) over the
+server (cli.web.server: games in memory and in the games file, cli.web.store),
+its games (cli.web.games: play, follow, review), the searches (cli.web.jobs)
+and the checks of a request (cli.web.checks); the page in cli/web/static/ as
+plain HTML/JS/CSS."""

@@ -1,4 +1,4 @@
-"""The HTTP face of `ulm serve`: a Starlette app over cli.web.sessions.
+"""The HTTP face of `ulm serve`: a Starlette app over cli.web.server.
 
     >>> from cli.web.app import create_app
     >>> app = create_app(max_seconds=30)      # serve with uvicorn.run(app, ...)
@@ -43,8 +43,9 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.web.sessions import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, Server,
-                              WebError, capped, quoted)
+from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS,
+                            WebError, capped, quoted)
+from cli.web.server import Server
 
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
@@ -53,7 +54,7 @@ MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game
 
 def _error(message: str, status: int) -> JSONResponse:
     """Every error answer: {"error": "<field>: <reason>"}, quoting at most a little of
-    the input (sessions.capped)."""
+    the input (cli.web.checks.capped)."""
     return JSONResponse({"error": capped(message)}, status_code=status)
 
 

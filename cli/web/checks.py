@@ -1,0 +1,114 @@
+"""What a request to `ulm serve` may ask for: the server's limits, the checks
+of a request's fields (a `WebError` names the field; cli.web.app turns it into
+a 4xx JSON answer), and the quoting of input in messages."""
+from __future__ import annotations
+
+
+import os
+import re
+
+import ulm
+from ulm import ACTION_NAMES, SEATS
+
+from mcts import make_bot
+
+
+# Limits of one server (settable per server; see create_app).
+MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision or one bot move
+MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
+MAX_GAMES = 200             # games kept in memory; the least recently used go first
+MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
+# bots searching at once, all games together (the others wait their turn): half the
+# machine's CPUs, so that bots of many games cannot starve a hint
+MAX_BOT_SEARCHES = max(1, (os.cpu_count() or 1) // 2)
+
+
+QUOTE_LIMIT = 60            # characters of the user's input quoted back in an error message
+MESSAGE_LIMIT = 1000        # characters of an error message
+
+
+def quoted(value, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as an error message quotes it (repr), cut to `limit` characters with an
+    ellipsis: an answer never echoes a whole upload back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# a quoted string inside a message (the library's messages quote with repr): an
+# opening quote not inside a word (Red's) up to the same quote not followed by one
+_QUOTED = re.compile(r"""(?<![\w'"])(['"])(?:\\.|(?!\1).)*?\1(?![\w'"])""", re.S)
+
+
+def capped(message: str, limit: int = QUOTE_LIMIT) -> str:
+    """`message` with every quoted string in it cut to `limit` characters as `quoted`
+    cuts it (messages of the library quote what they were given), and at most
+    MESSAGE_LIMIT characters in all."""
+    def cut(m):
+        whole = m.group(0)
+        return whole if len(whole) <= limit else whole[:limit - 1] + "…"
+    message = _QUOTED.sub(cut, message)
+    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT - 1] + "…"
+
+
+class WebError(ValueError):
+    """A request that cannot be served; `status` is the HTTP status (4xx)."""
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+def seat_name(p: int) -> str:
+    return SEATS[p] if p >= 0 else ("chance" if p == -1 else "nobody")
+
+
+def parse_seat(value, players: int, field: str) -> int:
+    """A seat by colour name or number (ulm.parse_seat); WebError naming `field` otherwise."""
+    try:
+        return ulm.parse_seat(value, players)
+    except ValueError as exc:
+        raise WebError(f"{field}: {exc}") from None
+
+
+def check_seconds(value, limit: float, field: str = "seconds") -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+            or value != value:
+        raise WebError(f"{field}: must be a positive number of seconds, got {quoted(value)}")
+    if value > limit:
+        raise WebError(f"{field}: at most {limit:g} seconds on this server, got {quoted(value)}")
+    return float(value)
+
+
+def check_bot(spec, limit_seconds: float, field: str):
+    """A bot from its spec, with make_bot's messages, and a budget this server allows."""
+    if not isinstance(spec, str):
+        raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
+                       f"got {quoted(spec)}")
+    try:
+        bot = make_bot(spec)
+    except ValueError as exc:
+        raise WebError(f"{field}: {exc}") from None
+    cfg = bot.config
+    if cfg.get("time") is not None and cfg["time"] > limit_seconds:
+        raise WebError(f"{field}: bot spec {quoted(spec)}: time must be at most "
+                       f"{limit_seconds:g} s on this server")
+    work = (cfg.get("iterations") or 0) * cfg.get("determinizations", 1)
+    if work > MAX_ITERATIONS:
+        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {MAX_ITERATIONS:,} "
+                       "iterations per decision on this server")
+    if cfg.get("workers", 1) > (os.cpu_count() or 1):
+        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {os.cpu_count() or 1} "
+                       "workers on this machine")
+    return bot
+
+
+def label(action: int) -> str:
+    """A decision in players' words ("lay Siege in front (end-game points)")."""
+    from ulm.decisions import decision_label
+
+    from mcts import action_name
+    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else action_name(action)
+
+

@@ -1,0 +1,376 @@
+"""The server of `ulm serve` without HTTP (cli.web.app is the HTTP face): the
+games in memory and in the games file, the jobs, the bots' search slots.
+
+Bots and searches run in threads: the compiled search releases the GIL, so
+the event loop stays responsive. A bot decision found for a state that has
+changed meanwhile (an undo) is thrown away.
+"""
+from __future__ import annotations
+
+
+import contextlib
+import threading
+import time
+
+from ulm import SEATS
+from ulm.game import VARIANTS, Game
+from ulm.positions import PositionError, position_to_state
+from ulm.records import GameRecord, RecordError, replay
+
+
+from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, WebError,
+                            capped, check_bot, check_seconds, parse_seat, quoted)
+from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame
+from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
+
+# ---------------------------------------------------------------------------
+# The server's registry of games and jobs
+
+class Server:
+    """Games and jobs of one running server, with its limits."""
+
+    store = None                        # cli.web.store.Store: the games kept on disk
+    restoring = False
+
+    def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
+                 max_jobs: int = MAX_RUNNING_JOBS, max_bots: int = MAX_BOT_SEARCHES):
+        self.max_seconds = max_seconds
+        self.max_games = max_games
+        self.max_jobs = max_jobs
+        self.max_bots = max_bots
+        self.games: dict[str, WebGame] = {}
+        self.jobs: dict[str, Job] = {}
+        self.lock = threading.Lock()
+        self.closing = False            # the server is stopping: event streams end
+        self.bot_slots = threading.BoundedSemaphore(max_bots)
+        self.bots_searching = 0         # bot searches running now
+        self.most_bots_searching = 0    # the most seen at once
+
+    @contextlib.contextmanager
+    def bot_slot(self, check, thinking: dict | None = None):
+        """Hold one of the `max_bots` slots of a bot search, waiting for one if need be;
+        check() is called while waiting (raising in it gives up)."""
+        if thinking is not None:
+            thinking["queued"] = True
+        while not self.bot_slots.acquire(timeout=0.1):
+            check()
+        try:
+            if thinking is not None:
+                thinking.update(queued=False, since=time.monotonic())
+            with self.lock:
+                self.bots_searching += 1
+                self.most_bots_searching = max(self.most_bots_searching, self.bots_searching)
+            yield
+        finally:
+            with self.lock:
+                self.bots_searching -= 1
+            self.bot_slots.release()
+
+    def add(self, session: WebGame) -> WebGame:
+        with self.lock:
+            dropped = None
+            if len(self.games) >= self.max_games:
+                dropped = min(self.games.values(), key=lambda s: s.touched)
+                del self.games[dropped.id]
+                for job in self.jobs.values():
+                    if job.game_id == dropped.id:
+                        job.cancel_event.set()
+            self.games[session.id] = session
+        if dropped is not None:     # its bots stop searching; their thread ends
+            dropped.stop()
+        self.persist(session)
+        return session
+
+    def persist(self, session: WebGame) -> None:
+        """Write a game to the store (after every change)."""
+        if self.store is None or self.restoring:
+            return
+        summary, data = session.saved()
+        self.store.save(session.id, session.mode, summary, data)
+
+    def list_games(self) -> list[dict]:
+        """The games kept (the store's, else those in memory), the latest change first."""
+        if self.store is not None:
+            return self.store.list()
+        out = []
+        for session in sorted(self.games.values(), key=lambda s: -s.touched):
+            summary, _ = session.saved()
+            out.append(dict(summary, id=session.id, mode=session.mode))
+        return out
+
+    def restore(self, game_id: str) -> WebGame | None:
+        """A kept game rebuilt from the store (None when there is none by that id)."""
+        found = self.store.load(game_id) if self.store is not None else None
+        if found is None:
+            return None
+        mode, data = found
+        self.restoring = True
+        try:
+            if mode == "play":
+                from mcts.session import PlaySession as Table
+                rec = replay(data["record"])
+                session = PlayGame(self, list(rec.bots), rec.game.variant, rec.seed)
+                session.table = Table.resume(rec)
+                session.movers = []
+                st = rec.game.new_game(rec.seed)
+                for action in rec.decisions:
+                    session.movers.append(st.current_player())
+                    st.apply_action(action)
+                    st.resolve_chance()
+            elif mode == "follow":
+                session = self.new_follow(dict(data["origin"]))
+                with self.lock:
+                    self.games.pop(session.id, None)
+                session.origin = data["origin"]
+                for entry in data["entries"]:
+                    if "text" in entry:
+                        session.decide(text=entry["text"])
+                    else:
+                        session.decide(entry["decision"])
+            else:
+                session = self.new_review({"record": data["record"]})
+                with self.lock:
+                    self.games.pop(session.id, None)
+                session.goto(data.get("index", session.total), data.get("as"))
+            session.id = game_id
+            self.add(session)
+        except (WebError, RecordError, ValueError, KeyError, TypeError):
+            return None             # a game this version cannot rebuild is not offered
+        finally:
+            self.restoring = False
+        if isinstance(session, PlayGame):
+            session.start_bots()
+        return session
+
+    def game(self, game_id: str) -> WebGame:
+        session = self.games.get(game_id) if isinstance(game_id, str) else None
+        if session is None and isinstance(game_id, str):
+            session = self.restore(game_id)
+        if session is None:
+            raise WebError(f"game: no game {quoted(game_id)} on this server (it may have been "
+                           "closed when the server restarted)", 404)
+        session.touched = time.monotonic()
+        return session
+
+    def job(self, job_id: str) -> Job:
+        job = self.jobs.get(job_id)
+        if job is None:
+            raise WebError(f"job: no search {quoted(job_id)} on this server", 404)
+        return job
+
+    # -- creating games ---------------------------------------------------
+
+    def new_play(self, body: dict) -> WebGame:
+        seats = body.get("seats")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
+            raise WebError("seats: Ulm is for 2, 3 or 4 players; give a list of 2-4 seats, each "
+                           "'human' or a bot spec")
+        for k, spec in enumerate(seats):
+            if spec != "human":
+                check_bot(spec, self.max_seconds, f"seats[{k}]")
+        record = body.get("record")
+        if record is not None:          # a saved game played on from its last decision
+            rec = _checked_record(record)
+            if rec.game.num_players != len(seats):
+                raise WebError(f"seats: the record is a {rec.game.num_players}-player game; "
+                               f"give {rec.game.num_players} seats")
+            if rec.state.is_terminal():
+                raise WebError("record: the game is over; nothing to play on", 409)
+            from mcts.session import PlaySession as Table
+            rec.bots = list(seats)
+            session = PlayGame(self, list(seats), rec.game.variant, rec.seed)
+            session.table = Table.resume(rec)
+            st = rec.game.new_game(rec.seed)
+            for action in rec.decisions:
+                session.movers.append(st.current_player())
+                st.apply_action(action)
+                st.resolve_chance()
+        else:
+            session = PlayGame(self, list(seats), _variant(body), _seed(body))
+        self.add(session)
+        session.start_bots()
+        return session
+
+    def new_follow(self, body: dict) -> WebGame:
+        view = body.get("view")
+        if view is not None:
+            if not isinstance(view, dict):
+                raise WebError("view: must be a position file (a JSON object)")
+            _no_paths(view, "view")
+            try:
+                state, seat = position_to_state(view, "view")
+            except PositionError as exc:
+                raise WebError(f"view: {exc}") from None
+            if view.get("kind") != "view":
+                raise WebError("view: kind: a followed game starts from one player's view "
+                               "('kind': 'view'); write one with `ulm new --as SEAT`")
+            session = FollowGame(self, state, seat)
+            session.origin = {"view": view}
+            return self.add(session)
+        players = body.get("players")
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise WebError(f"players: must be 2, 3 or 4, got {quoted(players)}")
+        seat = parse_seat(body.get("seat"), players, "seat")
+        game = Game(players=players, variant=_variant(body))
+        session = FollowGame(self, game.new_initial_state(), seat)
+        session.origin = {"players": players, "seat": SEATS[seat], "variant": _variant(body)}
+        return self.add(session)
+
+    def new_review(self, body: dict) -> WebGame:
+        record = body.get("record")
+        if not isinstance(record, dict):
+            raise WebError("record: must be a game record (a JSON object with "
+                           "\"format\": \"ulm-record/1\")")
+        _no_paths(record, "record")
+        try:
+            replay(record)
+        except RecordError as exc:
+            raise WebError(f"record: {exc}") from None
+        return self.add(ReviewGame(self, record))
+
+    # -- searches -----------------------------------------------------------
+
+    def start_job(self, job: Job, work) -> Job:
+        with self.lock:
+            running = sum(1 for j in self.jobs.values() if j.status == "running")
+            if running >= self.max_jobs:
+                raise WebError(f"search: {running} searches are running already; wait for one "
+                               "or cancel it", 429)
+            self.jobs[job.id] = job
+            if len(self.jobs) > 4 * self.max_games:
+                for old in [j for j in self.jobs.values() if j.status != "running"][:50]:
+                    del self.jobs[old.id]
+
+        def run():
+            try:
+                job.result = work(job)
+                job.status = "done"
+                job.done = 1.0
+            except Cancelled:
+                job.status = "cancelled"
+            except WebError as exc:
+                job.status, job.error = "failed", capped(str(exc))
+            except Exception as exc:  # reported to the page, not as a traceback
+                job.status, job.error = "failed", capped(f"search failed: {exc}")
+            finally:
+                job.finished_at = time.monotonic()
+                job.seq += 1
+
+        job.thread = threading.Thread(target=run, daemon=True, name=f"job-{job.id}")
+        job.thread.start()
+        return job
+
+    def stop_searches(self) -> None:
+        """The server is stopping: every search and bot is told to stop and event streams
+        end (without waiting; close() waits for the threads)."""
+        self.closing = True
+        with self.lock:
+            jobs = list(self.jobs.values())
+            games = list(self.games.values())
+        for job in jobs:
+            job.cancel_event.set()
+        for game in games:
+            if isinstance(game, PlayGame):
+                game.stopped = True
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Stop every search and bot and wait for their threads (the server is ending:
+        no thread may still run, e.g. when the process later forks)."""
+        self.closing = True
+        with self.lock:
+            jobs = list(self.jobs.values())
+            games = list(self.games.values())
+        for job in jobs:
+            job.cancel_event.set()
+        runners = []
+        for game in games:
+            game.stop()
+            if isinstance(game, PlayGame):
+                runners.append(game.runner)
+        deadline = time.monotonic() + timeout
+        for thread in [j.thread for j in jobs] + runners:
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
+
+    def hint(self, session: WebGame, seconds) -> Job:
+        seconds = check_seconds(seconds, self.max_seconds)
+        with session.lock:
+            seat = session.hint_seat()
+            state = session.search_state()
+            version = session.version
+        job = Job("hint", session.id, seconds)
+
+        def work(job):
+            def partial(result):
+                job.partial = advice_json(result, state, seat, top=None)
+                job.seq += 1
+            result = run_search(state, seconds, job, seed=version, partial=partial)
+            advice = advice_json(result, state, seat, top=None)
+            with session.lock:
+                if session.version == version:
+                    session.hint = hint_entry(version, advice)
+            return advice
+        return self.start_job(job, work)
+
+    def annotate(self, session: WebGame, seat, seconds) -> Job:
+        """mcts.annotate over a record under review, `seconds` a decision."""
+        if not isinstance(session, ReviewGame):
+            raise WebError("annotate: only a record under review can be annotated", 409)
+        n = session.rec.game.num_players
+        seat = parse_seat(seat, n, "seat")
+        per = check_seconds(seconds, self.max_seconds, "seconds")
+        moves = sum(1 for p in session.movers if p == seat)
+        if not moves:
+            raise WebError(f"seat: {SEATS[seat]} made no decision in this record")
+        # a rarely tried decision gets a second search of its own: at most twice the time
+        job = Job("annotate", session.id, 2 * per * moves)
+        data = session.data
+
+        def work(job):
+            from mcts.annotate import annotate
+            report = annotate(data, seat, time=per,
+                              progress=lambda done, total: job.progress(done / total))
+            out = report.to_dict()
+            out["seat"] = SEATS[seat]
+            with session.lock:
+                session.annotation = out
+                session.annotations[out["seat"]] = out
+                session.changed()
+                session.show_annotation()
+            return out
+        return self.start_job(job, work)
+
+
+def _checked_record(record) -> GameRecord:
+    """An uploaded record, replayed (WebError saying what is wrong with it)."""
+    if not isinstance(record, dict):
+        raise WebError("record: must be a game record (a JSON object with "
+                       "\"format\": \"ulm-record/1\")")
+    _no_paths(record, "record")
+    try:
+        return replay(record)
+    except RecordError as exc:
+        raise WebError(f"record: {exc}") from None
+
+
+def _variant(body):
+    variant = body.get("variant", "basic")
+    if variant not in VARIANTS:
+        raise WebError(f"variant: must be 'basic' or 'advanced', got {quoted(variant)}")
+    return variant
+
+
+def _seed(body):
+    seed = body.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {quoted(seed)}")
+    return seed
+
+
+def _no_paths(data: dict, field: str):
+    """Uploaded files may not name files on the server (a board table by path)."""
+    if "board" in data:
+        raise WebError(f"{field}: board: this server does not read files named in an upload; "
+                       "use a file without 'board' (the default board table)")
+
+
