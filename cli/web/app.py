@@ -108,31 +108,18 @@ async def read_body(request: Request, limit: int) -> dict:
     return data
 
 
-def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
-               max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
-               allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
-               games_file=None) -> Starlette:
-    """The web app; its games live in memory, and with `games_file` (a SQLite file,
-    cli.web.store) also on disk, where a restarted server finds them.
+def _endpoint(fn):
+    """Run a handler; its WebError becomes a 4xx answer with the message."""
+    async def handler(request: Request):
+        try:
+            return await fn(request)
+        except WebError as exc:
+            return _error(str(exc), exc.status)
+    return handler
 
-    allowed_hosts: the names the browser may use for the server (the Host header);
-    `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
-    reach the server through a name of its own (DNS rebinding)."""
-    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
-                    max_bots=max_bots)
-    if games_file is not None:
-        from cli.web.store import Store
-        server.store = Store(games_file)
 
-    def endpoint(fn):
-        """Run a handler; its WebError becomes a 4xx answer with the message."""
-        async def handler(request: Request):
-            try:
-                return await fn(request)
-            except WebError as exc:
-                return _error(str(exc), exc.status)
-        return handler
-
+def _game_routes(server: Server, max_upload: int) -> list:
+    """The page and the routes of the games (/, /api/info, /api/games/...)."""
     async def index(request):
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
@@ -238,6 +225,28 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         job = server.annotate(session, body.get("seat"), body.get("seconds", 0.5))
         return JSONResponse(job.to_json(), status_code=202)
 
+    return [
+        Route("/", _endpoint(index)),
+        Route("/favicon.ico", _endpoint(favicon)),
+        Route("/api/info", _endpoint(info)),
+        Route("/api/games", _endpoint(list_games), methods=["GET"]),
+        Route("/api/games", _endpoint(new_game), methods=["POST"]),
+        Route("/api/games/{game}", _endpoint(get_game)),
+        Route("/api/games/{game}/decide", _endpoint(decide), methods=["POST"]),
+        Route("/api/games/{game}/undo", _endpoint(undo), methods=["POST"]),
+        Route("/api/games/{game}/goto", _endpoint(goto), methods=["POST"]),
+        Route("/api/games/{game}/board", _endpoint(board_at)),
+        Route("/api/games/{game}/takeback", _endpoint(take_back), methods=["POST"]),
+        Route("/api/games/{game}/variation", _endpoint(variation), methods=["POST"]),
+        Route("/api/games/{game}/continue", _endpoint(continued)),
+        Route("/api/games/{game}/download", _endpoint(download)),
+        Route("/api/games/{game}/hint", _endpoint(hint), methods=["POST"]),
+        Route("/api/games/{game}/annotate", _endpoint(annotate), methods=["POST"]),
+    ]
+
+
+def _job_routes(server: Server) -> list:
+    """The routes of the searches (/api/jobs/...): state, events, cancel."""
     async def get_job(request):
         return JSONResponse(server.job(request.path_params["job"]).to_json())
 
@@ -265,6 +274,29 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         job.cancel_event.set()
         return JSONResponse(job.to_json())
 
+    return [
+        Route("/api/jobs/{job}", _endpoint(get_job)),
+        Route("/api/jobs/{job}/events", _endpoint(job_events)),
+        Route("/api/jobs/{job}", _endpoint(cancel_job), methods=["DELETE"]),
+    ]
+
+
+def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
+               max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
+               allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
+               games_file=None) -> Starlette:
+    """The web app; its games live in memory, and with `games_file` (a SQLite file,
+    cli.web.store) also on disk, where a restarted server finds them.
+
+    allowed_hosts: the names the browser may use for the server (the Host header);
+    `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
+    reach the server through a name of its own (DNS rebinding)."""
+    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
+                    max_bots=max_bots)
+    if games_file is not None:
+        from cli.web.store import Store
+        server.store = Store(games_file)
+
     async def http_error(request, exc: HTTPException):
         messages = {404: f"{request.url.path}: no such page or API route",
                     405: f"{request.method} {request.url.path}: method not allowed"}
@@ -274,31 +306,12 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         # a bug of ours: a short message, never a traceback
         return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
-    routes = [
-        Route("/", endpoint(index)),
-        Route("/favicon.ico", endpoint(favicon)),
-        Route("/api/info", endpoint(info)),
-        Route("/api/games", endpoint(list_games), methods=["GET"]),
-        Route("/api/games", endpoint(new_game), methods=["POST"]),
-        Route("/api/games/{game}", endpoint(get_game)),
-        Route("/api/games/{game}/decide", endpoint(decide), methods=["POST"]),
-        Route("/api/games/{game}/undo", endpoint(undo), methods=["POST"]),
-        Route("/api/games/{game}/goto", endpoint(goto), methods=["POST"]),
-        Route("/api/games/{game}/board", endpoint(board_at)),
-        Route("/api/games/{game}/takeback", endpoint(take_back), methods=["POST"]),
-        Route("/api/games/{game}/variation", endpoint(variation), methods=["POST"]),
-        Route("/api/games/{game}/continue", endpoint(continued)),
-        Route("/api/games/{game}/download", endpoint(download)),
-        Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
-        Route("/api/games/{game}/annotate", endpoint(annotate), methods=["POST"]),
-        Route("/api/jobs/{job}", endpoint(get_job)),
-        Route("/api/jobs/{job}/events", endpoint(job_events)),
-        Route("/api/jobs/{job}", endpoint(cancel_job), methods=["DELETE"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+    routes = [*_game_routes(server, max_upload), *_job_routes(server),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = []
     if allowed_hosts:
         middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
