@@ -260,9 +260,9 @@ class Server:
         job.thread.start()
         return job
 
-    def stop_searches(self) -> None:
+    def stop_searches(self) -> tuple[list, list]:
         """The server is stopping: every search and bot is told to stop and event streams
-        end (without waiting; close() waits for the threads)."""
+        end (without waiting; close() waits for the threads). Returns (jobs, games)."""
         self.closing = True
         with self.lock:
             jobs = list(self.jobs.values())
@@ -270,23 +270,14 @@ class Server:
         for job in jobs:
             job.cancel_event.set()
         for game in games:
-            if isinstance(game, PlayGame):
-                game.stopped = True
+            game.stopped = True     # no game lock here: this runs in the signal handler
+        return jobs, games
 
     def close(self, timeout: float = 60.0) -> None:
         """Stop every search and bot and wait for their threads (the server is ending:
         no thread may still run, e.g. when the process later forks)."""
-        self.closing = True
-        with self.lock:
-            jobs = list(self.jobs.values())
-            games = list(self.games.values())
-        for job in jobs:
-            job.cancel_event.set()
-        runners = []
-        for game in games:
-            game.stop()
-            if isinstance(game, PlayGame):
-                runners.append(game.runner)
+        jobs, games = self.stop_searches()
+        runners = [game.runner for game in games if isinstance(game, PlayGame)]
         deadline = time.monotonic() + timeout
         for thread in [j.thread for j in jobs] + runners:
             if thread is not None:
