@@ -397,12 +397,7 @@ def _hidden_keep(state, text: str, viewer) -> int | None:
     m = _DISCARDED.match(norm_words(text))
     if not m or _pending(state) != _CARD_KEEP:
         return None
-    names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
-    by = {norm_words(c): k for k, c in enumerate(CARDS)}
-    if any(n not in by for n in names):
-        raise UnknownWords(f"{text!r}: unknown card "
-                           f"{next(n for n in names if n not in by)!r}")
-    gone = [by[n] for n in names]
+    gone = _listed(m.group(1), CARDS, "card", text)
     raw = state.raw()
     n_looked = raw["n_looked_cards"]
     if len(gone) != n_looked - 1:
@@ -425,6 +420,17 @@ def _hidden_keep(state, text: str, viewer) -> int | None:
     return _IDS[f"keep {CARDS[kept]}"]
 
 
+def _listed(words: str, names, what: str, text: str) -> list[int]:
+    """The indices of the names listed in `words` ("X", "X and Y", "X, Y"); an
+    unknown one raises UnknownWords quoting `text`."""
+    listed = [n.strip() for n in re.split(r",| and ", words) if n.strip()]
+    by = {norm_words(c): k for k, c in enumerate(names)}
+    for n in listed:
+        if n not in by:
+            raise UnknownWords(f"{text!r}: unknown {what} {n!r}")
+    return [by[n] for n in listed]
+
+
 _DREW_COATS = re.compile(r"^(?:drew|drawn) coats? (.+)$")
 
 
@@ -437,12 +443,7 @@ def _coat_correction(state, text: str, viewer) -> bool:
     if (not m or viewer is None or state.is_chance_node() or _pending(state) != _COAT_CHOICE
             or state.raw()["turn_player"] != viewer):
         return False
-    names = [n.strip() for n in re.split(r",| and ", m.group(1)) if n.strip()]
-    by = {norm_words(c): k for k, c in enumerate(COATS)}
-    if any(n not in by for n in names):
-        raise UnknownWords(f"{text!r}: unknown coat of arms "
-                           f"{next(n for n in names if n not in by)!r}")
-    coats = [by[n] for n in names]
+    coats = _listed(m.group(1), COATS, "coat of arms", text)
     raw = state.raw()
     looked = raw["looked_coats"][:raw["n_looked_coats"]]
     if len(coats) > len(looked):
