@@ -4,9 +4,11 @@
 
 Runs, under `valgrind --tool=callgrind` with collection switched on only
 inside the compiled search loop (`Searcher.run_loop`), a fixed number of
-iterations of the default search and of the baseline preset from the 4-player
-opening push and the mid-game position of `ulm bench`, and prints the
-instructions per iteration. Instruction counts do not depend on the load of the
+iterations of the default search, of the same with the learned evaluation
+(eval=learned) and of the baseline preset from the 4-player opening push and
+the mid-game position of `ulm bench`, and prints the instructions per
+iteration; then the instructions of one learned evaluation (`learned_win`,
+counted alone) and their share of an iteration. Instruction counts do not depend on the load of the
 machine, unlike timings.
 """
 from __future__ import annotations
@@ -21,20 +23,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 POSITIONS = ("opening", "midgame")
-PRESETS = ("default", "baseline")
+PRESETS = ("default", "learned", "baseline")
 
 
 def _child(position: str, preset: str, iterations: int) -> None:
     """Inside valgrind: grow one tree by `iterations` iterations."""
     from bench.bench_search import midgame, opening
     from mcts._search import Searcher
+    from mcts.bots import PRESETS as BOT_PRESETS
     from mcts.bots import search_options
     from mcts.evaluation import eval_parameters
+    from mcts.learned import learned_weights
     from mcts.search import horizon_turns
 
     state = opening() if position == "opening" else midgame()
-    opts = search_options(preset)
+    config = dict(BOT_PRESETS["default"], eval=preset) if preset in ("default", "learned") \
+        else preset
+    opts = search_options(config)
     opts.pop("final")
+    if opts.pop("evaluation", "linear") == "learned":
+        opts["learned_weights"], opts["learned_residual"] = learned_weights(state.num_players())
     opts["horizon"] = horizon_turns(opts["horizon"], state.num_players())
     if opts["horizon"] >= 0:
         weights, win_weights = eval_parameters(state.num_players())
@@ -42,25 +50,35 @@ def _child(position: str, preset: str, iterations: int) -> None:
     Searcher(state, seed=1, **opts).run(iterations)
 
 
-def count(position: str, preset: str, iterations: int) -> int:
+def count(position: str, preset: str, iterations: int, collect: str = "*Searcher_run_loop*"):
+    """Instructions inside the functions matching `collect`, and the calls of
+    learned_win among them."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-               "--toggle-collect=*Searcher_run_loop*", sys.executable, os.path.abspath(__file__),
+               "--compress-strings=no",
+               f"--toggle-collect={collect}", sys.executable, os.path.abspath(__file__),
                "--child", position, preset, str(iterations)]
         subprocess.run(cmd, check=True, capture_output=True)
         with open(out) as f:
             text = f.read()
     m = re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)
-    return int(m.group(1))
+    calls = sum(int(c) for c in re.findall(r"^cfn=.*learned_win.*\ncalls=(\d+)", text, re.M))
+    return int(m.group(1)), calls
 
 
 def main(iterations: int = 2000) -> int:
     print(f"instructions per iteration (callgrind, {iterations:,} iterations each)")
     for position in POSITIONS:
-        row = {p: count(position, p, iterations) / iterations for p in PRESETS}
+        row = {p: count(position, p, iterations)[0] / iterations for p in PRESETS}
         print(f"  4-player {position:<8} " + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
               + f"  (baseline / default {row['baseline'] / row['default']:.2f}x)")
+        inside, _ = count(position, "learned", iterations, "*learned_win*")
+        _, calls = count(position, "learned", iterations)
+        if calls:
+            share = 100 * inside / iterations / row["learned"]
+            print(f"  {'':17} one learned evaluation: {inside / calls:,.0f} instructions "
+                  f"({calls / iterations:.2f} an iteration, {share:.1f}% of the iteration)")
     return 0
 
 

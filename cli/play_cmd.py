@@ -40,10 +40,10 @@ def _seats(ctx, param, values):
     return tuple(SEAT.convert(v, param, ctx) for v in values)
 
 
-def _check_specs(specs: list[str]) -> None:
+def _check_specs(specs: list[str], players: int | None = None) -> None:
     for spec in specs:
         try:
-            make_bot(spec)
+            make_bot(spec, players)
         except ValueError as exc:
             raise InputError(f"--bots: {exc}") from None
 
@@ -90,14 +90,14 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
     elif humans:
         from cli.human_cmd import seat_plan
         specs = seat_plan(sorted(set(humans)), _split_specs(bots) if bots else [], players)
-        _check_specs([s for s in specs if s != "human"])
+        _check_specs([s for s in specs if s != "human"], len(specs))
     else:
         if not bots:
             raise InputError("--bots: give the bots of every seat (or play yourself with --human)")
         specs = _split_specs(bots)
         if not 2 <= len(specs) <= 4:
             raise InputError(f"--bots: Ulm is for 2, 3 or 4 players; got {len(specs)} bot specs")
-        _check_specs(specs)
+        _check_specs(specs, len(specs))
     if record is not None:
         # checked before the game, not after it has been played
         from ulm.jsonfile import check_writable
@@ -153,7 +153,7 @@ def _resumed(path: str):
     if saved.state.is_terminal():
         raise InputError(f"--resume: {path}: the game is over (look at it with "
                          f"`ulm replay {path}`)")
-    _check_specs([s for s in seats if s != "human"])
+    _check_specs([s for s in seats if s != "human"], len(seats))
     return saved, tuple(p for p, s in enumerate(seats) if s == "human")
 
 

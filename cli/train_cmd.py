@@ -7,7 +7,8 @@ import os
 import click
 
 from cli import (HELP, SCHEDULER_HELP, FiniteFloatRange, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors, needs_extra)
+                 fail_on_input_errors, needs_extra, players_option, scheduler_option,
+                 workers_option)
 from mcts import MAX_WORKERS
 
 
@@ -27,9 +28,11 @@ def _check_out(out: str, option: str = "--out") -> None:
 @click.group("train", context_settings=HELP)
 def train():
     """Learn an evaluation from self-play: `selfplay` records positions with the
-    games' outcomes, `fit` trains a model on them (docs/training.md).
+    games' outcomes, `fit` trains a model on them, `rounds` repeats both with
+    the search of the last model (expert iteration; docs/training.md).
 
-    The learned model is not used by the search yet."""
+    The search uses a linear model of staged inputs with eval=learned (the
+    shipped one) or model=FILE (one of yours)."""
 
 
 @train.command("selfplay", context_settings=HELP)
@@ -44,6 +47,9 @@ def train():
               show_default=True)
 @click.option("--sample", type=FiniteFloatRange(0, 1, min_open=True), default=1.0,
               show_default=True, help="Share of the turn starts kept as positions.")
+@click.option("--horizon", type=click.IntRange(0, 40), default=0, show_default=True,
+              help="Keep, for each turn start, the state where the search's rollout from it "
+                   "is cut off after this many turns (with the game's outcome).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel (without --scheduler).")
@@ -53,8 +59,8 @@ def train():
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler, out, as_json,
-                 quiet):
+def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, scheduler, out,
+                 as_json, quiet):
     """Play self-play games and write their positions with the outcomes.
 
     Example: ulm train selfplay --games 200 --players 2 --out data.npz
@@ -62,7 +68,7 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
     from mcts.cluster import ClusterError, open_executor
     from mcts.selfplay import DEFAULT_SPEC, SelfplayConfig, run_selfplay, save_dataset
     cfg = SelfplayConfig(spec=spec or DEFAULT_SPEC, players=players, games=games, seed=seed,
-                         variant=variant, sample=sample)
+                         variant=variant, sample=sample, horizon=horizon)
     try:
         cfg.validate()
     except ValueError as exc:
@@ -105,11 +111,16 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
               help="Weight decay of the weights (not the biases).")
 @click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.2,
               show_default=True, help="Share of the games held out for validation.")
-@click.option("--inputs", type=click.Choice(["rich", "public", "base"]), default="rich",
-              show_default=True,
-              help="rich: the features of mcts.features; public: the same without the other "
+@click.option("--inputs", type=click.Choice(["rich", "staged", "public", "base"]),
+              default="rich", show_default=True,
+              help="rich: the features of mcts.features; staged: rich and the seats' blocks "
+                   "times the share of the game left (what the search's eval=learned "
+                   "reads); public: rich without the other "
                    "seats' hands and the pile's cards; base: the 14-feature evaluation's "
                    "inputs (for comparison).")
+@click.option("--residual", is_flag=True,
+              help="Fit a correction of the v0.2 evaluation: the model's logits add to the "
+                   "logarithms of its win chances (zero weights: that evaluation exactly).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
@@ -120,8 +131,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, workers, scheduler
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-epoch lines.")
 @fail_on_input_errors
-def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed, out, plot,
-            as_json, quiet):
+def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, residual, seed, out,
+            plot, as_json, quiet):
     """Fit a model of each seat's win chance to self-play data sets (one player count).
 
     Reports the training and validation cross-entropy per epoch, and on the
@@ -130,7 +141,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
     Example: ulm train fit data.npz --model linear --out model.npz
     """
     from mcts.selfplay import DatasetError, load_dataset, merge_datasets
-    from mcts.train import FitConfig, TrainError, fit, save_model
+    from mcts.model import TrainError, save_model
+    from mcts.train import FitConfig, fit
     if out is not None:
         _check_out(out)
     if plot is not None:
@@ -142,7 +154,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, seed,
         raise InputError(str(exc)) from None
     del sets                    # the merged copy is enough
     cfg = FitConfig(kind=kind, hidden=hidden, epochs=epochs, batch=batch, lr=lr, l2=l2,
-                    validation=validation, inputs=inputs, seed=seed)
+                    validation=validation, inputs=inputs, seed=seed, residual=residual)
     log = None if (quiet or as_json) else click.echo
     try:
         model, report = fit(merged, cfg, log=log, progress=not (quiet or as_json))
@@ -191,7 +203,8 @@ def evaluate_cmd(model, data, as_json):
     import numpy as np
 
     from mcts.selfplay import DatasetError, load_dataset, merge_datasets
-    from mcts.train import STAGES, TrainError, evaluate, load_model
+    from mcts.model import TrainError, load_model
+    from mcts.train import STAGES, evaluate
     try:
         fitted = load_model(model)
     except TrainError as exc:
@@ -215,3 +228,113 @@ def evaluate_cmd(model, data, as_json):
         click.echo(f"{name}: model {row['model']:.4f}, v0.2 evaluation {row['eval_v0.2']:.4f}, "
                    f"uniform {row['uniform']:.4f} ({row['positions']} positions, "
                    f"{row['games']} games)")
+
+
+@train.command("rounds", context_settings=HELP)
+@players_option()
+@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Rounds of self-play and fitting.")
+@click.option("--games", type=click.IntRange(1), default=500, show_default=True,
+              help="Self-play games a round.")
+@click.option("--first-bots", "first_spec", default=None, metavar="SPEC",
+              help="The search of round 0's games (default ismcts:preset=v0.2,iterations=300).")
+@click.option("--bots", "learned_spec", default=None, metavar="SPEC",
+              help="The search of the later rounds, given model= of the last fit (default "
+                   "ismcts:eval=learned,horizon=2,minimax=0.3,iterations=300).")
+@click.option("--window", type=click.IntRange(1), default=2, show_default=True,
+              help="Rounds of games each fit sees (the latest).")
+@click.option("--horizon", type=click.IntRange(0, 40), default=2, show_default=True,
+              help="The data's rows: the search's cut-off this many turns after each turn "
+                   "start (as `selfplay --horizon`); match the searches' horizon.")
+@click.option("--residual/--no-residual", default=True, show_default=True,
+              help="Fit corrections of the v0.2 evaluation (as `fit --residual`).")
+@click.option("--check-games", type=click.IntRange(0), default=100, show_default=True,
+              help="Games of each round's check against --opponent (0: no check).")
+@click.option("--check-budget", default="iterations=1000", show_default=True,
+              metavar="OPTION=VALUE", help="Both sides' budget in the checks (iterations=N or "
+                                           "time=S).")
+@click.option("--opponent", default=None, metavar="SPEC",
+              help="The checks' opponent (default ismcts:preset=v0.2).")
+@click.option("--epochs", type=click.IntRange(1, 10000), default=6, show_default=True)
+@click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3, show_default=True,
+              help="Learning rate (Adam).")
+@click.option("--l2", type=FiniteFloatRange(0), default=1e-3, show_default=True,
+              help="Weight decay.")
+@click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.1,
+              show_default=True, help="Share of the games each fit holds out.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the run: every round's games, fit and check derive from it.")
+@workers_option()
+@scheduler_option()
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder for the rounds' data sets, models, checks and rounds.json.")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False),
+              callback=needs_extra("matplotlib", "plot"),
+              help="Draw the curve (loss and check per round) into this PNG file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bars and no per-step lines.")
+@fail_on_input_errors
+def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon, residual,
+               check_games, check_budget, opponent, epochs, lr, l2, validation, seed, workers,
+               scheduler, out, plot, as_json, quiet):
+    """Expert iteration: self-play, fit a linear model, check it against the
+    v0.2 search, and play the next round with the search of that model.
+
+    Example: ulm train rounds --players 2 --rounds 3 --games 500 --out rounds/
+    """
+    from dataclasses import replace
+
+    from mcts.cluster import ClusterError, open_executor
+    from mcts.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig, run_rounds
+    base = RoundsConfig()
+    cfg = RoundsConfig(players=players, rounds=rounds, games=games,
+                       first_spec=first_spec or FIRST_SPEC,
+                       learned_spec=learned_spec or LEARNED_SPEC,
+                       window=window, check_games=check_games, check_budget=check_budget,
+                       opponent=opponent or OPPONENT, seed=seed, horizon=horizon,
+                       fit=replace(base.fit, epochs=epochs, lr=lr, l2=l2,
+                                   validation=validation, residual=residual))
+    where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent"}
+    for name, option in where.items():
+        try:
+            from mcts.bots import make_bot
+            make_bot(getattr(cfg, name))
+        except ValueError as exc:
+            raise InputError(f"{option}: {exc}") from None
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        text = str(exc)
+        option = "--" + text.split(":")[0] if text.startswith("validation") else "--check-budget"
+        raise InputError(f"{option}: {text}") from None
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(f"--out: {out}: is a file; give a folder")
+    if plot is not None:
+        _check_out(plot, "--plot")
+    check_workers_or_scheduler(scheduler)
+    log = None if (quiet or as_json) else click.echo
+    try:
+        with open_executor(scheduler) as executor:
+            report = run_rounds(cfg, out, workers=workers, scheduler=executor,
+                                progress=not (quiet or as_json), log=log)
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise InputError(f"--out: {out}: {exc.strerror}") from None
+    if plot is not None:
+        from mcts.rounds import plot_rounds
+        plot_rounds(report, plot)
+        report["plot"] = plot
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+        return
+    for row in report["rounds"]:
+        v = row["validation"]
+        line = (f"round {row['round']}: cross-entropy {v['model']:.4f} (v0.2 evaluation "
+                f"{v['eval_v0.2']:.4f}) on {v['positions']} positions")
+        if "check" in row:
+            c = row["check"]
+            line += (f"; check {100 * c['win_rate']:.1f}% [{100 * c['low']:.0f}, "
+                     f"{100 * c['high']:.0f}] of {c['games']} games")
+        click.echo(line)
+    click.echo(f"Rounds in {out} (rounds.json, data-R.npz, model-R.npz, check-R/)")

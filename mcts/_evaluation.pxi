@@ -96,8 +96,14 @@ FEATURE_NAMES = ("constant", "score", "end-game points now", "coins", "supply ti
 cdef void eval_features(const Board* b, const GameState* s, int p, double* f) noexcept nogil:
     """The N_FEATURES features of p's position; the evaluation weighs each
     twice: as it is and times the share of the game left (`left`)."""
-    cdef const Player* pl = &s.players[p]
     cdef int16_t src[NUM_SOURCES]
+    seat_eval_features(s, p, end_bonus(b, s, p, src), f)
+
+
+cdef inline void seat_eval_features(const GameState* s, int p, int bonus,
+                                    double* f) noexcept nogil:
+    """eval_features with p's end-game points now (`end_bonus`) given."""
+    cdef const Player* pl = &s.players[p]
     cdef int i, nd = 0
     cdef double left = (NUM_ROUNDS - s.round) / <double>NUM_ROUNDS
     for i in range(NUM_DESCENDANTS):
@@ -105,7 +111,7 @@ cdef void eval_features(const Board* b, const GameState* s, int p, double* f) no
             nd += 1
     f[0] = 1.0
     f[1] = pl.score
-    f[2] = end_bonus(b, s, p, src)
+    f[2] = bonus
     f[3] = pl.coins
     f[4] = supply_total(pl)
     f[5] = popcount64(pl.hand)
@@ -125,11 +131,22 @@ cdef void eval_outcome(const Board* b, const GameState* s, const double* w_score
                        const double* w_win, double* pred, double* win) noexcept nogil:
     """Every player's predicted final score (weights `w_score`) and win chance:
     the softmax of the players' win logits (weights `w_win`)."""
+    cdef int16_t src[NUM_SOURCES]
+    cdef int bonus[MAX_PLAYERS]
+    cdef int p
+    for p in range(s.num_players):
+        bonus[p] = end_bonus(b, s, p, src)
+    eval_outcome_from(s, bonus, w_score, w_win, pred, win)
+
+
+cdef void eval_outcome_from(const GameState* s, const int* bonus, const double* w_score,
+                            const double* w_win, double* pred, double* win) noexcept nogil:
+    """eval_outcome with every player's end-game points now given."""
     cdef double f[N_WEIGHTS]
     cdef double top = -INFINITY, z = 0.0
     cdef int p, i
     for p in range(s.num_players):
-        eval_features(b, s, p, f)
+        seat_eval_features(s, p, bonus[p], f)
         pred[p] = 0.0
         win[p] = 0.0
         for i in range(N_WEIGHTS):

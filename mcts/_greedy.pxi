@@ -12,6 +12,27 @@ cdef bint turn_start(const GameState* s) noexcept nogil:
     return s.phase == PH_BEFORE_DRAW and s.n_tasks == 0
 
 
+cdef inline bint at_horizon(const GameState* s, int horizon, int* turns) noexcept nogil:
+    """A rollout's cut-off: the (horizon + 1)-th turn start it reaches (its
+    first state counts if it is one); `turns` counts those passed. Never with
+    horizon -1 (rollouts to the end)."""
+    if horizon >= 0 and turn_start(s):
+        if turns[0] >= horizon:
+            return True
+        turns[0] += 1
+    return False
+
+
+cdef inline int policy_action(int kind, const Board* b, const GameState* s, const int16_t* legal,
+                              int n, Rng* r) noexcept nogil:
+    """The decision of the rollout policy `kind` (ROLLOUT_*) among `legal`."""
+    if kind == ROLLOUT_HEURISTIC:
+        return heuristic_action(b, s, legal, n, r)
+    if kind == ROLLOUT_LOOKAHEAD:
+        return lookahead_action(b, s, legal, n, r)
+    return legal[rng_below(r, n)]
+
+
 cdef bint chance_observed(const GameState* s, int observer) noexcept nogil:
     """Does `observer` see the outcome of the pending chance event? Tiles,
     descendants and tower tiles are public; a card or coat drawn is seen by

@@ -108,11 +108,37 @@ def heuristic_action_for(state, seed=0, rollout="heuristic"):
     if n == 0:
         raise ValueError("heuristic_action_for: no legal decision in this state")
     kind = _rollout_kind(rollout)
-    if kind == ROLLOUT_LOOKAHEAD:
-        return lookahead_action(&b, &s, buf, n, &r)
-    if kind == ROLLOUT_RANDOM:
-        return buf[rng_below(&r, n)]
-    return heuristic_action(&b, &s, buf, n, &r)
+    return policy_action(kind, &b, &s, buf, n, &r)
+
+
+def rollout_to_horizon(state, int horizon, seed=0, rollout="heuristic"):
+    """The state where a rollout of the search from `state` is cut off and
+    evaluated: the policy `rollout` plays on (chance from `seed`) to the
+    (horizon + 1)-th turn start it reaches, or to the end of the game. A
+    turn start with horizon 0 is its own cut-off. A new State; `state` is
+    left as it is."""
+    cdef GameState s
+    cdef Board b
+    cdef Rng r
+    cdef int16_t buf[MAX_LEGAL]
+    cdef int n, p, turns = 0, kind = _rollout_kind(rollout)
+    if horizon < 0:
+        raise ValueError(f"horizon: a number of turns >= 0, got {horizon}")
+    load_state(state, &s, &b)
+    rng_seed(&r, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    with nogil:
+        while True:
+            p = current_player(&s)
+            if p == CHANCE_PLAYER:
+                apply_action(&b, &s, sample_chance(&s, &r))
+                continue
+            if p == TERMINAL_PLAYER or at_horizon(&s, horizon, &turns):
+                break
+            n = legal_actions(&b, &s, buf)
+            apply_action(&b, &s, policy_action(kind, &b, &s, buf, n, &r))
+    out = state.clone()
+    (<State>out).s = s
+    return out
 
 
 def playout_scores(state, seed=0, rollout="random"):

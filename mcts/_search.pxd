@@ -68,6 +68,8 @@ cdef class Searcher:
     cdef int n_log
     cdef double eval_w[N_WEIGHTS]      # predicted final score (VP)
     cdef double eval_win[N_WEIGHTS]    # win chances: softmax of these logits
+    cdef double* learned            # the learned model's weights (learned_win), or NULL
+    cdef bint learned_residual      # the model corrects the 14-feature win head
     cdef readonly long long reused_visits
     cdef readonly long long iterations
     cdef readonly double seconds
@@ -93,6 +95,7 @@ cdef class Searcher:
     cdef int chance_child(self, int node, int key) noexcept nogil
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
+    cdef inline void eval_outcome(self, const GameState* s, double* pred, double* win) noexcept nogil
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
     cdef void set_value(self, int node, const GameState* s) noexcept nogil
     cdef void back_up_values(self, int depth) noexcept nogil

@@ -69,6 +69,7 @@ INITIAL_NODES = 1 << 12
 # The search in topics, one compilation unit:
 include "_rollout.pxi"
 include "_evaluation.pxi"
+include "_features.pxi"
 include "_greedy.pxi"
 include "_probe.pxi"
 include "_tree.pxi"

@@ -47,7 +47,8 @@ cdef class Searcher:
     ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
     eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
-    explore="fixed", minimax=0.0, root_action=-1)``
+    explore="fixed", minimax=0.0, root_action=-1, learned_weights=None,
+    learned_residual=False)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -59,6 +60,11 @@ cdef class Searcher:
     chances by a softmax of a linear function of the features
     (`eval_win_weights`, N_WEIGHTS numbers) and predicted final scores for the
     score-margin term (`eval_weights`); -1 plays to the end.
+    learned_weights (with a horizon): the win chances come from a learned
+    linear model over the rich features instead (`learned_win`; the search's
+    weights of mcts.evaluation.learned_weights), the predicted scores still
+    from `eval_weights`; with learned_residual the model's logits correct
+    those of `eval_win_weights` instead of replacing them.
     bias: progressive bias towards the heuristic policy's decision
     (bias / (visits + 1) added to its UCB value; it is also expanded first).
     mast: the chance that a rollout decision is the legal one with the best
@@ -83,7 +89,8 @@ cdef class Searcher:
                   bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
                   chance="open", int horizon=-1, eval_weights=None,
                   eval_win_weights=None, double bias=0.0, double mast=0.0,
-                  explore="fixed", double minimax=0.0, int root_action=-1):
+                  explore="fixed", double minimax=0.0, int root_action=-1,
+                  learned_weights=None, bint learned_residual=False):
         cdef int i, n
         cdef int16_t buf[MAX_LEGAL]
         self.nodes = NULL
@@ -92,6 +99,7 @@ cdef class Searcher:
         self.mast = NULL
         self.log_action = NULL
         self.log_mover = NULL
+        self.learned = NULL
         load_state(state, &self.root, &self.board)
         self.root_player = current_player(&self.root)
         if self.root_player < 0:
@@ -145,6 +153,20 @@ cdef class Searcher:
             for i in range(N_WEIGHTS):
                 self.eval_w[i] = float(eval_weights[i])
                 self.eval_win[i] = float(eval_win_weights[i])
+        if learned_weights is not None:
+            if horizon < 0:
+                raise ValueError("learned_weights: the learned evaluation scores cut-off "
+                                 "rollouts, so it needs a horizon (not -1)")
+            n = 2 * self.num_players * F_PLAYER
+            if len(learned_weights) != n:
+                raise ValueError(f"learned_weights: expected {n} numbers for "
+                                 f"{self.num_players} players, got {len(learned_weights)}")
+            self.learned = <double*>malloc(n * sizeof(double))
+            if self.learned == NULL:
+                raise MemoryError()
+            for i in range(n):
+                self.learned[i] = float(learned_weights[i])
+        self.learned_residual = learned_residual
         rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes
@@ -198,6 +220,7 @@ cdef class Searcher:
         free(self.mast)
         free(self.log_action)
         free(self.log_mover)
+        free(self.learned)
 
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil:
         cdef int cap, i
@@ -245,7 +268,7 @@ cdef class Searcher:
         if current_player(s) == TERMINAL_PLAYER:
             final_outcome(&self.board, s, win, pred)
         else:
-            eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
+            self.eval_outcome(s, pred, win)
         margin_rewards(self.num_players, self.margin_weight, win, pred, r)
         for p in range(self.num_players):
             self.hv[node * MAX_PLAYERS + p] = <float>r[p]
@@ -314,32 +337,44 @@ cdef class Searcher:
                 continue
             if p == TERMINAL_PLAYER:
                 return False
-            if self.horizon >= 0 and turn_start(s):
-                if turns >= self.horizon:
-                    return True
-                turns += 1
+            if at_horizon(s, self.horizon, &turns):
+                return True
             n = legal_actions(&self.board, s, buf)
             if self.mast_eps > 0 and n > 1 and (rng_next(&self.rng) >> 11) * (
                     1.0 / 9007199254740992.0) < self.mast_eps:
                 a = self.mast_action(s, buf, n)
-            elif self.rollout == ROLLOUT_HEURISTIC:
-                a = heuristic_action(&self.board, s, buf, n, &self.rng)
-            elif self.rollout == ROLLOUT_LOOKAHEAD:
-                a = lookahead_action(&self.board, s, buf, n, &self.rng)
             else:
-                a = buf[rng_below(&self.rng, n)]
+                a = policy_action(self.rollout, &self.board, s, buf, n, &self.rng)
             if self.mast != NULL and self.n_log < ROLLOUT_LOG:
                 self.log_action[self.n_log] = a
                 self.log_mover[self.n_log] = p
                 self.n_log += 1
             apply_action(&self.board, s, a)
 
+    cdef inline void eval_outcome(self, const GameState* s, double* pred,
+                                  double* win) noexcept nogil:
+        """The evaluation's predicted final scores (the 14-feature score head)
+        and win chances (the learned model if the search has one, else the
+        14-feature win head)."""
+        cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
+        cdef int bonus[MAX_PLAYERS]
+        cdef int p
+        if self.learned == NULL:
+            eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
+            return
+        # the end-game points once for both: the score head and the model's features
+        memset(src, 0, sizeof(src))
+        for p in range(s.num_players):
+            bonus[p] = end_bonus(&self.board, s, p, &src[p * NUM_SOURCES])
+        eval_outcome_from(s, bonus, self.eval_w, self.eval_win, pred, win)
+        learned_win_from(s, src, bonus, self.learned, self.learned_residual, win)
+
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil:
         """Rewards from the evaluation: its win chances + the margin term on
         its predicted scores."""
         cdef double pred[MAX_PLAYERS]
         cdef int p
-        eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
+        self.eval_outcome(s, pred, win)
         margin_rewards(self.num_players, self.margin_weight, win, pred, r)
         for p in range(self.num_players):
             self.score_sum[p] += pred[p]

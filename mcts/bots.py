@@ -37,8 +37,10 @@ from ulm import derive_seed
 from ulm.names import did_you_mean
 
 from mcts import _search
-from mcts.evaluation import WEIGHT_SETS
-from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EXPLORE, DEFAULT_FINAL,
+from mcts.evaluation import EVALUATIONS, WEIGHT_SETS
+from mcts.learned import learned_weights, search_weights
+from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EVALUATION, DEFAULT_EXPLORE,
+                         DEFAULT_FINAL,
                          DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
                          FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, ROLLOUTS,
                          check_minimax, check_workers,
@@ -142,6 +144,16 @@ def _flag(name):
     return parse
 
 
+def _model_file(text):
+    from mcts.model import TrainError, load_model
+    try:
+        model = load_model(text)
+        search_weights(model)
+    except (TrainError, ValueError) as exc:
+        raise ValueError(f"model: {exc}") from None
+    return text
+
+
 def _preset(text):
     if text not in PRESETS:
         raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {text!r}")
@@ -180,6 +192,11 @@ OPTIONS = {
     "weights": (_choice("weights", tuple(WEIGHT_SETS)),
                 "the cut-off evaluation's weights: default (mcts/eval_weights.json) or a "
                 "pinned copy (v0.2)"),
+    "eval": (_choice("eval", EVALUATIONS),
+             "the win chances at the horizon: linear (the 14-feature evaluation) or learned "
+             "(the model fitted to self-play, mcts/models/)"),
+    "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
+                           "place of the shipped one (implies eval=learned)"),
 }
 
 # Named sets of defaults of the ismcts bot. "baseline" is the search of the
@@ -188,20 +205,23 @@ OPTIONS = {
 PRESETS = {
     "baseline": {"iterations": 1000, "c": FULL_ROLLOUT_C, "rollout": "heuristic", "margin": 0.1,
                  "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
-                 "final": "visits", "reuse": False, "explore": "fixed", "minimax": 0.0},
+                 "final": "visits", "reuse": False, "explore": "fixed", "minimax": 0.0,
+                 "eval": "linear"},
     # c None: by the exploration and the horizon (search.default_c); minimax None:
     # by the horizon (search.default_minimax)
     "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
                 "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None},
+                "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None,
+                "eval": DEFAULT_EVALUATION},
     # The default search of release 0.2, every value written out (not taken from
     # the defaults above, which may change) and its own copy of the evaluation's
     # weights (mcts/eval_weights_v0.2.json): a fixed reference for strength
     # figures. tests/test_search_options.py checks it repeats that search exactly.
     "v0.2": {"iterations": 1000, "c": 2.0, "rollout": "heuristic", "margin": 0.1,
              "chance": "open", "horizon": 8, "bias": 0.0, "mast": 0.0, "final": "visits",
-             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "v0.2"},
+             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "v0.2",
+             "eval": "linear"},
 }
 
 
@@ -216,6 +236,12 @@ def search_options(config: dict) -> dict:
             "mast": config["mast"], "final": config["final"], "explore": explore,
             "minimax": (config["minimax"] if config["minimax"] is not None
                         else default_minimax(config["horizon"])),
+            # the learned evaluation where the config names it (a model file of
+            # its own implies it); the linear one is search()'s default and the
+            # Searcher's own, so options without it also build a Searcher
+            **({"evaluation": "learned"} if config.get("model")
+               or config.get("eval", "linear") == "learned" else {}),
+            **({"model": config["model"]} if config.get("model") else {}),
             # a named set of weights only where the config names one (the other
             # presets search with the current weights; their options also build
             # a Searcher directly, which takes weights themselves)
@@ -257,6 +283,9 @@ class Bot:
         """A fresh seed for each decision, derived from the bot's seed."""
         self.calls += 1
         return derive_seed(self.seed, self.calls)
+
+    def check_players(self, players: int) -> None:
+        """Refuse a game of `players` this bot cannot play (ValueError)."""
 
     def choose(self, state) -> int:
         if state.current_player() < 0:
@@ -306,9 +335,14 @@ class IsmctsBot(_SearchBot):
     determinize = True
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
                        "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
-                       "explore", "minimax", "weights")
+                       "explore", "minimax", "weights", "eval", "model")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None          # the SearchResult of the last decision searched
+
+    def check_players(self, players: int) -> None:
+        """A model file of its own must be one of this player count."""
+        if self.config.get("model"):
+            learned_weights(players, self.config["model"])
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -409,11 +443,12 @@ class PimcBot(_SearchBot):
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, IsmctsBot, PimcBot, CheatBot)}
 
 
-def make_bot(spec: str) -> Bot:
+def make_bot(spec: str, players: int | None = None) -> Bot:
     """A bot from a spec like ``ismcts:iterations=2000,c=0.7,seed=3`` or ``random``.
 
     Raises ValueError naming the bad part: an unknown bot (with the known ones),
-    an unknown option (with the closest valid one), a malformed or bad value."""
+    an unknown option (with the closest valid one), a malformed or bad value,
+    or (given `players`) a game it cannot play (a model of another player count)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"bot spec: expected NAME or NAME:OPTION=VALUE,..., got {spec!r}; "
                          f"known bots: {', '.join(sorted(BOTS))}")
@@ -444,6 +479,9 @@ def make_bot(spec: str) -> Bot:
             except ValueError as exc:
                 raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None
     try:
-        return cls(**options)
-    except ValueError as exc:       # options that do not go together
+        bot = cls(**options)
+        if players is not None:
+            bot.check_players(players)
+    except ValueError as exc:       # options that do not go together, or not with the game
         raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None
+    return bot

@@ -17,6 +17,10 @@ mcts/eval_weights.json; `python bench/calibrate_eval.py` regenerates them
 (docs/strength.md has the fit). Named sets (`WEIGHT_SETS`) keep copies that do
 not move when that file is refitted: "v0.2" is the evaluation of the v0.2
 search (the `ismcts:preset=v0.2` bot).
+
+The learned evaluation (``evaluation="learned"``, the bots' ``eval=learned``)
+gives the win chances instead: mcts.learned. The predicted scores of the
+margin term stay the linear function above.
 """
 from __future__ import annotations
 
@@ -30,9 +34,11 @@ WEIGHTS_FILE = "eval_weights.json"
 # Named sets of weights: "default" is the current fit, the others are pinned
 # copies (a preset that names one keeps its search when the default is refitted).
 WEIGHT_SETS = {"default": WEIGHTS_FILE, "v0.2": "eval_weights_v0.2.json"}
+# What scores a cut-off rollout: the 14-feature linear function, or the learned model.
+EVALUATIONS = ("linear", "learned")
 
-__all__ = ["EVAL_WEIGHTS", "FEATURE_NAMES", "WEIGHTS_FILE", "WEIGHT_SETS", "eval_parameters",
-           "predict", "win_chances"]
+__all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "WEIGHTS_FILE", "WEIGHT_SETS",
+           "eval_parameters", "predict", "win_chances"]
 
 
 @lru_cache(maxsize=None)

@@ -4,12 +4,12 @@ The cut-off evaluation of the search (mcts.evaluation) sees 14 numbers per
 player. This encoder sees the whole position: the grid, the docks and the
 outer spaces, the river, cards in hand and in front, coats, seals and crests
 per quarter, descendants, the bag's and the pile's make-up, whose turn and
-which phase. It reads the state only through the public API (``state.raw()``,
-``score_breakdown``, ``projected_scores`` and the 14 features of
-``mcts._search.eval_features_of``), so it is slow (about 0.5 ms a position;
-for offline training) but every number is a plain count, flag or one-hot of
-the C struct (or of a function the compiled core already has), so a compiled
-version can compute the same vector.
+which phase. Every number is a plain count, flag or one-hot of the C struct (or of a
+function the compiled core already has: the end-game points, the pushable
+lines). The compiled search computes them (``mcts/_features.pxi``) for the
+training data and for its learned evaluation alike; tests/feature_oracle.py
+computes the same vector from the public API, and the tests compare the two
+on positions of every kind.
 
 It encodes the full state: hidden cards included. That is what the search
 evaluates (a determinized world), and the training targets (the game's
@@ -114,8 +114,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ulm import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER,
-                 QUARTERS, RIVER_LENGTH, SOURCES, TASKS, TOWER_TILES)
+from ulm import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, PUSH_ENTRY_OUTER, QUARTERS,
+                 RIVER_LENGTH, SOURCES, TASKS, TOWER_TILES)
 
 LAYOUT_VERSION = "ulm-features/1"
 ROUNDS = 10
@@ -153,9 +153,19 @@ PLAYER_SIZE = sum(size for _, size in PLAYER_LAYOUT)
 TURN_FLAGS = ("free_play", "t5_seal", "river_extra", "draw_swap_used", "merchant_used",
               "t10_used")
 
-__all__ = ["LAYOUT_VERSION", "GLOBAL_LAYOUT", "PLAYER_LAYOUT", "GLOBAL_SIZE", "PLAYER_SIZE",
-           "feature_count", "feature_names", "offset", "encode", "perspective",
-           "perspectives"]
+__all__ = [
+    "GLOBAL_LAYOUT",
+    "GLOBAL_SIZE",
+    "LAYOUT_VERSION",
+    "PLAYER_LAYOUT",
+    "PLAYER_SIZE",
+    "encode",
+    "feature_count",
+    "feature_names",
+    "offset",
+    "perspective",
+    "perspectives",
+]
 
 
 def feature_count(players: int) -> int:
@@ -226,90 +236,14 @@ def feature_names(players: int) -> list[str]:
     return names
 
 
-def _bits(mask: int, count: int) -> list[int]:
-    return [(mask >> i) & 1 for i in range(count)]
-
-
-def _one_hot(index: int, count: int) -> list[int]:
-    out = [0] * count
-    if 0 <= index < count:
-        out[index] = 1
-    return out
-
-
 def encode(state) -> np.ndarray:
-    """The neutral feature vector of `state` (float32, length feature_count)."""
-    from mcts._search import eval_features_of
-    r = state.raw()
-    n = r["num_players"]
-    _check_players(n)
-    g: list = []
-    g += _one_hot(n - 2, 3)
-    g.append(r["advanced"])
-    g += _one_hot(r["round"], ROUNDS)
-    g.append(1.0 - min(r["round"] * n + r["turn_player"], ROUNDS * n) / (ROUNDS * n))
-    g += _one_hot(r["phase"], len(PHASES))
-    for tile in r["grid"]:
-        g += _one_hot(tile, len(COLOURS))
-    for tile in r["outer"]:
-        g += _one_hot(tile, len(COLOURS))
-    outer = r["outer"]
-    g += [int(outer[a] < 0 and outer[b] < 0) for a, b in zip(PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER)]
-    g += r["bag"]
-    g += r["docks"]
-    g.append(r["tiles_added"])
-    pile, discard = _bits(r["pile"], len(CARDS)), _bits(r["discard"], len(CARDS))
-    g += pile + [sum(pile)] + discard + [sum(discard)]
-    g.append(r["reshuffles"])
-    stack = _bits(r["coat_unknown"], len(COATS))
-    for coat in r["coat_tail"][:r["coat_tail_len"]]:
-        stack[coat] = 1
-    g += stack + [sum(stack)]
-    g += _one_hot(r["tower_current"], len(TOWER_TILES))
-    g += _one_hot(r["tower_next"], len(TOWER_TILES))
-    g += _bits(r["tower_unseen"], len(TOWER_TILES))
-    g += [int(d == DESC_ON_BOARD) for d in r["desc"]]
-    g += [int(d == DESC_UNSEEN) for d in r["desc"]]
-    g += r["quarter_seals"]
-    for tile in r["drawn"]:
-        g += _one_hot(tile, len(COLOURS))
-    g += r["avail"]
-    g += r["extra"]
-    g += [r[f] for f in TURN_FLAGS]
-    g += _one_hot(r["pushed_out_at"], NUM_OUTER)
-    tasks = r["task"][:r["n_tasks"]]
-    g.append(len(tasks))
-    g += [int(k in tasks) for k in range(1, NUM_TASK_KINDS + 1)]
-    assert len(g) == GLOBAL_SIZE
-
-    projected = state.projected_scores()
-    turn_player = r["turn_player"]
-    vec = g
-    for p, pl in enumerate(r["players"]):
-        b: list = []
-        b += _one_hot(p, 4)
-        b.append(int(p == turn_player and r["phase"] < 3))
-        b.append((p - turn_player) % n)
-        b.append(pl["score"])
-        b.append(projected[p])
-        breakdown = state.score_breakdown(p)
-        b += [breakdown[source] for source in SOURCES]
-        b += [pl["coins"], pl["sparrows"], pl["barge"], pl["seals_left"], pl["crests_left"]]
-        b += _one_hot(pl["barge"], RIVER_LENGTH)
-        b += pl["supply"] + [sum(pl["supply"])]
-        b += pl["seals_in"] + [sum(1 for s in pl["seals_in"] if s > 0)]
-        hand, front = _bits(pl["hand"], len(CARDS)), _bits(pl["front"], len(CARDS))
-        b += hand + [sum(hand)] + front + [sum(front)]
-        coats = _bits(pl["coats"], len(COATS))
-        b += coats + [sum(coats)]
-        b += [int(o == p) for o in r["crest_owner"]]
-        b += [int(m == p) for m in r["outer_mark"]]
-        b += [int(d == p) for d in r["desc"]]
-        b.append(sum((k >> p) & 1 for k in r["coat_tail_known"][:r["coat_tail_len"]]))
-        b += list(eval_features_of(state, p)[1:14])
-        assert len(b) == PLAYER_SIZE
-        vec += b
-    return np.asarray(vec, dtype=np.float32)
+    """The neutral feature vector of `state` (float32, length feature_count),
+    computed by the compiled encoder the search's learned evaluation reads
+    (mcts._search.encode_features)."""
+    from mcts._search import encode_features
+    out = np.empty(feature_count(state.num_players()), dtype=np.float32)
+    encode_features(state, out)
+    return out
 
 
 def perspective(x: np.ndarray, seat: int, players: int) -> np.ndarray:

@@ -43,7 +43,8 @@ from ulm.decisions import decision_label
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.evaluation import WEIGHT_SETS, eval_parameters
+from mcts.evaluation import EVALUATIONS, WEIGHT_SETS, eval_parameters
+from mcts.learned import learned_weights
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
 # to the end are won or lost (0/1), the cut-off's win chances lie much closer
@@ -68,6 +69,7 @@ DEFAULT_CHANCE = "open"
 DEFAULT_HORIZON = 8             # rollouts cut off after 8 turns: 2 rounds of 4 players, 4 of 2 (docs/strength.md)
 DEFAULT_FINAL = "visits"
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
+DEFAULT_EVALUATION = "linear"   # the win chances at the horizon (mcts.evaluation.EVALUATIONS)
 FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
@@ -453,6 +455,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
            minimax: Optional[float] = None, weights: str = "default",
+           evaluation: str = DEFAULT_EVALUATION, model: Optional[str] = None,
            tree: Optional[Searcher] = None, root_action: Optional[int] = None) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
@@ -480,6 +483,10 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     horizon); None: DEFAULT_MINIMAX with a horizon, 0 without.
     weights: the named set of the evaluation's weights
     (mcts.evaluation.WEIGHT_SETS: "default", or a pinned copy such as "v0.2").
+    evaluation: what gives the win chances at the horizon: "linear" (the
+    14-feature function of `weights`) or "learned" (the shipped model of
+    mcts.evaluation.LEARNED_MODELS, or the model file `model` of
+    `ulm train fit`); without a horizon neither is used.
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
     root_action: search only this decision at the root (its estimate from the
@@ -502,6 +509,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, got {explore!r}")
     if weights not in WEIGHT_SETS:
         raise ValueError(f"weights: expected one of {', '.join(WEIGHT_SETS)}, got {weights!r}")
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"evaluation: expected one of {', '.join(EVALUATIONS)}, "
+                         f"got {evaluation!r}")
     horizon = horizon_turns(horizon, state.num_players())
     if c is None:
         c = default_c(horizon, explore)
@@ -528,6 +538,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     if horizon >= 0:
         score_weights, win_weights = eval_parameters(state.num_players(), weights)
         options.update(eval_weights=score_weights, eval_win_weights=win_weights)
+        if evaluation == "learned":
+            weights_of_model, residual = learned_weights(state.num_players(), model)
+            options.update(learned_weights=weights_of_model, learned_residual=residual)
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)

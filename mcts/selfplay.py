@@ -4,6 +4,14 @@ Every seat is played by the same bot spec (default `DEFAULT_SPEC`: the v0.2
 search at a small budget). At each turn start (the positions where the
 search's rollouts are cut off and evaluated; a share `sample` of them) the
 position is encoded (mcts.features) and kept with the game's final outcome.
+With ``horizon`` H > 0 the row is instead the state where the search's
+rollout from that turn start is cut off (``_search.rollout_to_horizon``: the
+heuristic policy plays H turns, chance from ``derive_seed(game seed, step,
+HORIZON_STREAM)``), still with the outcome of the game played from the turn
+start: a model fitted to such rows tells, from what the search sees at its
+cut-off, how the game goes when it is played well from the tree's leaf, not
+how the rollout policy would finish it. Cut-offs at the end of the game are
+not kept (the search scores those by their outcome).
 
 Reproducible: game g of a run of seed S is dealt from
 ``derive_seed(S, g)``; every seat's bot is reseeded from its spec's seed, that
@@ -33,7 +41,8 @@ game_seed       (R,) u8      seed of the game's deal
 round           (R,) i1      round of the position (0..9)
 turn_player     (R,) i1      seat to move
 meta            ()  str      JSON: format, layout version, players, variant,
-                             bot spec, seed, games, sample, feature count
+                             bot spec, seed, games, sample, horizon (0 in
+                             files without it), feature count
 ==============  ===========  ==================================================
 """
 from __future__ import annotations
@@ -41,19 +50,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-import io
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ulm import derive_seed
-from ulm.jsonfile import write_atomically
 
 from mcts import features as F
+from mcts.model import write_npz
 
 DATASET_FORMAT = "ulm-selfplay/1"
 DEFAULT_SPEC = "ismcts:preset=v0.2,iterations=300"
 SAMPLE_STREAM = 1 << 30
+HORIZON_STREAM = (1 << 30) + 1
 ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
@@ -71,6 +80,7 @@ class SelfplayConfig:
     seed: int = 0
     variant: str = "basic"
     sample: float = 1.0
+    horizon: int = 0
 
     def validate(self) -> None:
         from mcts.bots import make_bot
@@ -82,11 +92,13 @@ class SelfplayConfig:
             raise ValueError(f"variant: must be basic or advanced, got {self.variant!r}")
         if not 0 < self.sample <= 1:
             raise ValueError(f"sample: a share of the turn starts in (0, 1], got {self.sample!r}")
-        make_bot(self.spec)         # ValueError naming the bad part of the spec
+        if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 40:
+            raise ValueError(f"horizon: turns of rollout, 0 to 40, got {self.horizon!r}")
+        make_bot(self.spec, self.players)   # ValueError naming the bad part of the spec
 
     def todo(self) -> list:
         return [(g, derive_seed(self.seed, g), self.players, self.spec, self.variant,
-                 self.sample) for g in range(self.games)]
+                 self.sample, self.horizon) for g in range(self.games)]
 
 
 def play_selfplay_game(args) -> dict:
@@ -96,7 +108,7 @@ def play_selfplay_game(args) -> dict:
     from mcts.bots import make_bot
     from mcts.evaluation import eval_parameters
     from mcts.games import bot_seed, ranks_of
-    game, game_seed, players, spec, variant, sample = args
+    game, game_seed, players, spec, variant, sample, horizon = args
     bots = [make_bot(spec) for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.reseed(bot_seed(bot.seed, game_seed, seat))
@@ -112,14 +124,17 @@ def play_selfplay_game(args) -> dict:
         if _search.is_turn_start(state) and (
                 sample >= 1.0
                 or (derive_seed(game_seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample):
-            feats.append(F.encode(state))
-            base.append([_search.eval_features_of(state, p) for p in range(players)])
-            scores, chances = _search.eval_outcome_of(state, score_w, win_w)
-            escore.append(scores)
-            ewin.append(chances)
-            raw = state.raw()
-            rounds.append(raw["round"])
-            movers.append(raw["turn_player"])
+            cut = state if horizon == 0 else _search.rollout_to_horizon(
+                state, horizon, derive_seed(game_seed, step, HORIZON_STREAM))
+            if not cut.is_terminal():
+                feats.append(F.encode(cut))
+                base.append([_search.eval_features_of(cut, p) for p in range(players)])
+                scores, chances = _search.eval_outcome_of(cut, score_w, win_w)
+                escore.append(scores)
+                ewin.append(chances)
+                raw = cut.raw()
+                rounds.append(raw["round"])
+                movers.append(raw["turn_player"])
         p = state.current_player()
         state.apply_action(bots[p].choose(state.clone()))
     final = state.scores()
@@ -191,13 +206,6 @@ def save_dataset(path, data: dict) -> None:
     arrays = {name: data[name] for name in ROW_ARRAYS}
     arrays["meta"] = np.array(json.dumps(data["meta"]))
     write_npz(path, arrays, compressed=True)
-
-
-def write_npz(path, arrays: dict, compressed: bool = False) -> None:
-    """Numpy arrays into an .npz file, whole or not at all (ulm.jsonfile.write_atomically)."""
-    buf = io.BytesIO()
-    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
-    write_atomically(os.fspath(path), buf.getvalue())
 
 
 def load_dataset(path) -> dict:

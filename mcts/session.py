@@ -45,7 +45,7 @@ class PlaySession:
         self.record.bots = self.seats
         self.bots = []
         for seat, spec in enumerate(self.seats):   # seeded as in a bot game (play_game)
-            bot = None if spec == HUMAN else make_bot(spec)
+            bot = None if spec == HUMAN else make_bot(spec, len(seats))
             if bot is not None:
                 bot.reseed(bot_seed(bot.seed, self.record.seed, seat))
             self.bots.append(bot)

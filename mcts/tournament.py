@@ -87,7 +87,7 @@ def validate_config(cfg: TournamentConfig) -> None:
         raise TournamentError(f"--games: at most {MAX_GAMES:,}, got {cfg.games:,}")
     for spec in cfg.bots:
         try:
-            make_bot(spec)
+            make_bot(spec, cfg.players)
         except ValueError as exc:
             raise TournamentError(f"--bots: {exc}") from None
     if cfg.board is not None:

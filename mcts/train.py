@@ -10,6 +10,11 @@ the softmax of their logits (as the 14-feature evaluation does). Inputs:
   hand cards and the draw pile's cards (by elimination they would reveal
   those hands) are set to 0 (a check of how much the rich model owes to
   hidden cards; at search time it sees determinized worlds);
+* ``staged``: as rich, followed by the player blocks again, each number times
+  the share of the game left (the "game left" entry), so a linear model
+  weighs a feature differently early and late in the game (as the
+  14-feature evaluation does with its "x left" inputs); the compiled search
+  evaluates this input with a linear model (``eval=learned``);
 * ``base``: the 14-feature evaluation's 28 inputs of that seat (with "x left"),
   to compare with the same data and the same training.
 
@@ -19,6 +24,12 @@ deviation (stored with the model). Kinds:
 * ``linear``: logit = w . z;
 * ``mlp``: logit = v . tanh(W z + b) + w . z (one hidden layer and a linear
   skip connection).
+
+With ``residual`` the model is a correction of the v0.2 evaluation: its
+logits are added to the logarithms of the v0.2 evaluation's win chances
+(``eval_win`` of the data set; in the search, the 14-feature win head), so a
+model of zero weights is that evaluation exactly, and `l2` keeps the fit near
+it where the data say little.
 
 Training minimises the cross-entropy of the win chances against the games'
 win shares (mcts.selfplay: 1 for the winner, 1/k for k shared winners) plus
@@ -37,10 +48,9 @@ players, hidden units, the fit's settings and its validation figures).
 """
 from __future__ import annotations
 
-import json
+import io
 import math
 import os
-import io
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -49,18 +59,12 @@ from ulm import derive_seed
 from ulm.jsonfile import write_atomically
 
 from mcts import features as F
-from mcts.selfplay import write_npz
+from mcts.model import (EPS, INPUTS, MODEL_FORMAT, Model, TrainError, base_logits, input_width,
+                        logits, seat_inputs, softmax)
 
-MODEL_FORMAT = "ulm-eval-model/1"
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
-EPS = 1e-12
 TRAIN_SAMPLE = 20000
-INPUTS = ("rich", "public", "base")
 ADAM = (0.9, 0.999, 1e-8)
-
-
-class TrainError(ValueError):
-    """Settings or data that a fit cannot use."""
 
 
 @dataclass
@@ -74,38 +78,8 @@ class FitConfig:
     validation: float = 0.2
     inputs: str = "rich"
     seed: int = 0
+    residual: bool = False
 
-
-# ---------------------------------------------------------------------------
-# inputs
-
-def seat_inputs(data: dict, rows, inputs: str) -> np.ndarray:
-    """The inputs of every seat for `rows` of a data set: (len(rows), N, D)."""
-    n = data["meta"]["players"]
-    if inputs == "base":
-        return data["base_features"][rows].astype(np.float64)
-    z = F.perspectives(data["features"][rows], n).astype(np.float64)
-    if inputs == "public":
-        z[..., _hidden_columns(n)] = 0.0
-    return z
-
-
-def _hidden_columns(players: int) -> np.ndarray:
-    """Columns of a perspective vector the seat cannot know (inputs="public")."""
-    pile = F.offset("pile")
-    cols = list(range(pile, pile + len(F.CARDS)))
-    for k in range(1, players):
-        hand = F.offset("hand", k)
-        cols += range(hand, hand + len(F.CARDS))
-    return np.asarray(cols)
-
-
-def input_width(players: int, inputs: str) -> int:
-    return 28 if inputs == "base" else F.feature_count(players)
-
-
-# ---------------------------------------------------------------------------
-# the model
 
 def init_params(kind: str, width: int, hidden: int, rng) -> dict:
     params = {"w": np.zeros(width)}
@@ -116,29 +90,17 @@ def init_params(kind: str, width: int, hidden: int, rng) -> dict:
     return params
 
 
-def logits(params: dict, z: np.ndarray, cache: bool = False):
-    """Logits (B, N) of standardised inputs z (B, N, D)."""
-    out = z @ params["w"]
-    h = None
-    if "W1" in params:
-        h = np.tanh(z @ params["W1"] + params["b1"])
-        out = out + h @ params["v"]
-    return (out, h) if cache else out
-
-
-def softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
     """Mean over rows of -sum_seats y log p."""
     return float(-(y * np.log(np.clip(p, EPS, 1.0))).sum(axis=-1).mean()) if len(y) else math.nan
 
 
-def gradients(params: dict, z: np.ndarray, y: np.ndarray, l2: float) -> tuple:
-    """(loss, gradients) of the mean cross-entropy plus l2 x squared weights."""
+def gradients(params: dict, z: np.ndarray, y: np.ndarray, l2: float, base=None) -> tuple:
+    """(loss, gradients) of the mean cross-entropy plus l2 x squared weights
+    (`base`: logits added to the model's)."""
     out, h = logits(params, z, cache=True)
+    if base is not None:
+        out = out + base
     p = softmax(out)
     loss = -(y * np.log(np.clip(p, EPS, 1.0))).sum(axis=-1).mean()
     d = (p - y * 1.0) / len(y)              # dloss/dlogit; the shares of a row add up to 1
@@ -153,31 +115,6 @@ def gradients(params: dict, z: np.ndarray, y: np.ndarray, l2: float) -> tuple:
             grads[name] = grads[name] + 2.0 * l2 * params[name]
             loss += l2 * float((params[name] ** 2).sum())
     return float(loss), grads
-
-
-class Model:
-    """A fitted model: standardisation, parameters and what it was fitted to."""
-
-    def __init__(self, params: dict, mean: np.ndarray, std: np.ndarray, meta: dict):
-        self.params, self.mean, self.std, self.meta = params, mean, std, meta
-
-    @property
-    def players(self) -> int:
-        return self.meta["players"]
-
-    def win_chances(self, inputs: np.ndarray) -> np.ndarray:
-        """Win chances (B, N) of raw seat inputs (B, N, D)."""
-        return softmax(logits(self.params, (inputs - self.mean) / self.std))
-
-    def win_chances_of(self, state) -> list:
-        """Win chances of every seat in `state` (full state; rich inputs only)."""
-        if self.meta["inputs"] == "base":
-            raise TrainError("win_chances_of: only for a model of the rich features")
-        n = state.num_players()
-        if n != self.players:
-            raise TrainError(f"players: the model is for {self.players} players, not {n}")
-        data = {"features": F.encode(state)[None, :], "meta": {"players": n}}
-        return self.win_chances(seat_inputs(data, [0], self.meta["inputs"]))[0].tolist()
 
 
 # ---------------------------------------------------------------------------
@@ -210,7 +147,9 @@ def _standardisation(data, rows, inputs, chunk=4096) -> tuple:
 
 def predict_rows(model: Model, data: dict, rows, chunk: int = 4096) -> np.ndarray:
     """The model's win chances of `rows` of a data set."""
-    out = [model.win_chances(seat_inputs(data, rows[k:k + chunk], model.meta["inputs"]))
+    residual = bool(model.meta.get("residual"))
+    out = [model.win_chances(seat_inputs(data, rows[k:k + chunk], model.meta["inputs"]),
+                             base_logits(data, rows[k:k + chunk], residual))
            for k in range(0, len(rows), chunk)]
     return np.concatenate(out) if out else np.zeros((0, data["meta"]["players"]))
 
@@ -263,7 +202,8 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
             for k in range(0, len(perm), cfg.batch):
                 batch = np.sort(perm[k:k + cfg.batch])
                 z = (seat_inputs(data, batch, cfg.inputs) - mean) / std
-                _, grads = gradients(params, z, y[batch], cfg.l2)
+                _, grads = gradients(params, z, y[batch], cfg.l2,
+                                     base_logits(data, batch, cfg.residual))
                 step += 1
                 for name, g in grads.items():
                     m, v = moments[name]
@@ -313,7 +253,7 @@ def evaluate(model: Model, data: dict, rows) -> dict:
     y = data["win"][rows].astype(np.float64)
     n = data["meta"]["players"]
     games = len(np.unique(data["game"][rows])) if len(rows) else 0
-    return {"positions": int(len(rows)), "games": games,
+    return {"positions": len(rows), "games": games,
             "model": _r(cross_entropy(predict_rows(model, data, rows), y)),
             "eval_v0.2": _r(cross_entropy(data["eval_win"][rows].astype(np.float64), y)),
             "uniform": _r(cross_entropy(np.full(y.shape, 1.0 / n), y)),
@@ -353,30 +293,3 @@ def plot_history(report: dict, path) -> None:
     fig.savefig(buf, format="png")
     plt.close(fig)
     write_atomically(os.fspath(path), buf.getvalue())
-
-
-# ---------------------------------------------------------------------------
-# files
-
-def save_model(path, model: Model) -> None:
-    """Write a model (.npz) atomically."""
-    path = os.fspath(path)
-    arrays = {"mean": model.mean, "std": model.std, **model.params,
-              "meta": np.array(json.dumps(model.meta))}
-    write_npz(path, arrays)
-
-
-def load_model(path) -> Model:
-    path = os.fspath(path)
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-        meta = json.loads(str(arrays.pop("meta")))
-    except FileNotFoundError:
-        raise TrainError(f"{path}: no such file") from None
-    except Exception as exc:    # zip/npy/JSON errors of a file that is not a model
-        raise TrainError(f"{path}: not a model file (.npz): {exc}") from None
-    if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
-        raise TrainError(f"{path}: not a model of format {MODEL_FORMAT}")
-    mean, std = arrays.pop("mean"), arrays.pop("std")
-    return Model(arrays, mean, std, meta)

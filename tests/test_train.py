@@ -14,7 +14,8 @@ from helpers import assert_input_error
 from mcts import features as F
 from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset,
                            merge_datasets, run_selfplay, save_dataset)
-from mcts.train import FitConfig, TrainError, fit, gradients, init_params, load_model, save_model
+from mcts.model import Model, TrainError, load_model, save_model
+from mcts.train import FitConfig, fit, gradients, init_params
 
 TINY_SPEC = "ismcts:preset=v0.2,iterations=8"
 
@@ -119,6 +120,29 @@ def test_encoding_follows_the_game(players):
             list(eval_features_of(s, p)[1:14]), abs=1e-5)
 
 
+def _states_of_every_kind():
+    """Decision points of seeded random games in 2-4 players, both variants:
+    every phase, pending sub-decisions, looked-at cards and coats, the end."""
+    from tests.test_positions import CONFIGS, random_states
+    return [s for n, v in CONFIGS for s in random_states(n, v)]
+
+
+def test_the_compiled_encoder_equals_the_documented_layout():
+    """mcts.features.encode (compiled, what the search reads) gives the same
+    vector, number for number, as an independent reading of the layout from
+    the public API (tests/feature_oracle.py), on positions of every kind."""
+    from tests import feature_oracle
+    states = _states_of_every_kind()
+    assert len(states) > 300
+    for s in states:
+        x, expected = F.encode(s), feature_oracle.encode(s)
+        if not np.array_equal(x, expected):
+            names = F.feature_names(s.num_players())
+            wrong = [(names[i], float(expected[i]), float(x[i]))
+                     for i in np.flatnonzero(x != expected)[:5]]
+            raise AssertionError(f"{s.num_players()} players: (entry, expected, got): {wrong}")
+
+
 # ---------------------------------------------------------------------------
 # data sets
 
@@ -152,6 +176,48 @@ def test_selfplay_is_reproducible_and_the_same_on_the_pool(tiny):
         assert np.array_equal(again[name], tiny[name]), name
     other = run_selfplay(SelfplayConfig(spec=TINY_SPEC, players=2, games=1, seed=4))
     assert other["game_seed"][0] != tiny["game_seed"][0]
+
+
+def test_rollout_to_horizon_is_the_searchs_cut_off():
+    """From a turn start, horizon 0 is the position itself; horizon H plays H
+    turns of the heuristic policy (chance from the seed) and stops at a turn
+    start; the state given is left alone."""
+    from mcts._search import is_turn_start, rollout_to_horizon
+    s = ulm.Game(players=2).new_game(6)
+    assert is_turn_start(s)
+    before = s.raw()
+    assert rollout_to_horizon(s, 0, seed=1).raw() == before
+    cut = rollout_to_horizon(s, 3, seed=1)
+    assert s.raw() == before
+    assert is_turn_start(cut) and cut.raw() != before
+    r = cut.raw()
+    assert r["round"] * 2 + r["turn_player"] >= 3      # three turns on at least
+    assert rollout_to_horizon(s, 3, seed=1).raw() == r
+    assert rollout_to_horizon(s, 3, seed=2).raw() != r
+    end = rollout_to_horizon(s, 40, seed=1)
+    assert end.is_terminal()
+    with pytest.raises(ValueError, match="horizon"):
+        rollout_to_horizon(s, -1)
+
+
+def test_selfplay_at_a_horizon_keeps_the_cut_offs_with_the_games_outcome(tiny):
+    """horizon=H: the same games (the same outcomes), each row the state of the
+    search's cut-off H turns after a turn start; reproducible."""
+    cfg = SelfplayConfig(spec=TINY_SPEC, players=2, games=4, seed=3, horizon=2)
+    cut = run_selfplay(cfg)
+    assert cut["meta"]["horizon"] == 2 and tiny["meta"]["horizon"] == 0
+    by_game = lambda d: {int(g): d["win"][d["game"] == g][0].tolist()     # noqa: E731
+                         for g in np.unique(d["game"])}
+    assert by_game(cut) == by_game(tiny)
+    assert 0 < len(cut["round"]) <= len(tiny["round"])
+    assert not np.array_equal(cut["features"][:5], tiny["features"][:5])
+    # rows are two turns later: the round or the turn player moved on
+    assert (cut["round"][:5] * 2 + cut["turn_player"][:5]
+            >= tiny["round"][:5] * 2 + tiny["turn_player"][:5] + 2).all()
+    again = run_selfplay(cfg, workers=2)
+    assert np.array_equal(again["features"], cut["features"])
+    with pytest.raises(ValueError, match="horizon"):
+        run_selfplay(SelfplayConfig(spec=TINY_SPEC, games=1, horizon=-1))
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -266,6 +332,26 @@ def test_a_planted_signal_is_found(kind):
         assert w[F.offset("coins", 0)] > 0
 
 
+def test_a_residual_model_corrects_the_v02_evaluation(tiny):
+    """--residual: the model's logits add to the log of the v0.2 evaluation's
+    chances; zero weights give that evaluation exactly, and the fit starts
+    from it (its first-epoch loss is the v0.2 evaluation's or lower)."""
+    model, report = fit(tiny, FitConfig(kind="linear", inputs="staged", residual=True,
+                                        epochs=3, batch=16, lr=0.01, validation=0.25))
+    assert model.meta["residual"] is True
+    state = ulm.Game(players=2).new_game(9)
+    from mcts._search import eval_outcome_of
+    from mcts.evaluation import eval_parameters
+    zero = Model({"w": np.zeros_like(model.params["w"])}, model.mean, model.std, model.meta)
+    v02 = eval_outcome_of(state, *eval_parameters(2, "v0.2"))[1]
+    assert zero.win_chances_of(state) == pytest.approx(v02, abs=1e-9)
+    assert model.win_chances_of(state) != pytest.approx(v02, abs=1e-6)
+    v = report["validation"]
+    assert v["model"] <= v["eval_v0.2"] + 0.05
+    with pytest.raises(TrainError, match="residual model needs"):
+        model.win_chances(np.zeros((1, 2, len(model.mean))))
+
+
 def test_models_round_trip(tmp_path):
     data = planted(players=2, games=20)
     model, _ = fit(data, FitConfig(kind="mlp", hidden=4, epochs=2, batch=16, validation=0.2))
@@ -312,6 +398,36 @@ def test_train_selfplay_and_fit_commands(tmp_path):
     assert set(figures["by_stage"]) == {"rounds 1-3", "rounds 4-7", "rounds 8-10"}
 
 
+def test_expert_iteration_rounds(tmp_path):
+    """`ulm train rounds`: round 0 plays the first search, each later round the
+    search of the model fitted before it; a check per round; reproducible."""
+    args = ["train", "rounds", "--rounds", 2, "--games", 4, "--first-bots",
+            "ismcts:preset=v0.2,iterations=8", "--bots", "ismcts:eval=learned,iterations=8",
+            "--check-games", 2, "--check-budget", "iterations=10", "--epochs", 2, "--workers", 1,
+            "--validation", 0.25, "--seed", 5, "--json"]
+    res = run(*args, "--out", tmp_path / "a", "--plot", tmp_path / "curve.png")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)
+    first, second = report["rounds"]
+    assert first["spec"] == "ismcts:preset=v0.2,iterations=8"
+    assert second["spec"] == f"ismcts:eval=learned,iterations=8,model={tmp_path / 'a'}/model-0.npz"
+    assert second["fit_positions"] == first["positions"] + second["positions"]  # window 2
+    assert first["check"]["games"] == 2
+    assert first["check"]["bot"].startswith("ismcts:eval=learned,model=")
+    assert first["check"]["bot"].endswith("model-0.npz,iterations=10")
+    assert first["check"]["opponent"] == "ismcts:preset=v0.2,iterations=10"
+    assert load_model(tmp_path / "a" / "model-1.npz").meta["inputs"] == "staged"
+    assert json.loads((tmp_path / "a" / "rounds.json").read_text())["rounds"] == report["rounds"]
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    again = json.loads(run(*args, "--out", tmp_path / "b").stdout)
+    for mine, theirs in zip(report["rounds"], again["rounds"]):
+        assert mine["validation"] == theirs["validation"]
+        assert mine["check"]["win_rate"] == theirs["check"]["win_rate"]
+    a = load_dataset(tmp_path / "a" / "data-1.npz")
+    b = load_dataset(tmp_path / "b" / "data-1.npz")
+    assert np.array_equal(a["features"], b["features"])
+
+
 @pytest.mark.parametrize("args, words", [
     (["fit", "/no/such/data.npz"], ["/no/such/data.npz", "no such file"]),
     (["fit", "{bad}"], ["{bad}", "not a self-play data set"]),
@@ -322,6 +438,7 @@ def test_train_selfplay_and_fit_commands(tmp_path):
     (["selfplay", "--bots", "ismcts:iterashuns=3", "--out", "{new}"], ["--bots", "iterashuns"]),
     (["selfplay", "--players", 5, "--out", "{new}"], ["--players"]),
     (["selfplay", "--sample", 0, "--out", "{new}"], ["--sample"]),
+    (["selfplay", "--horizon", -1, "--out", "{new}"], ["--horizon"]),
     (["selfplay", "--out", "/no/such/folder/d.npz"], ["--out", "no such folder"]),
     (["selfplay", "--out", "{folder}"], ["--out", "directory"]),
     (["selfplay", "--games", 1], ["--out"]),
@@ -329,6 +446,14 @@ def test_train_selfplay_and_fit_commands(tmp_path):
     (["evaluate", "{data}", "{data}"], ["not a model"]),
     (["evaluate", "{model4}", "{data}"], ["players", "for 4"]),
     (["fit", "{data}", "--plot", "/no/such/folder/c.png"], ["--plot", "no such folder"]),
+    (["rounds", "--bots", "ismcts:iterashuns=3", "--out", "{rounds}"], ["--bots", "iterashuns"]),
+    (["rounds", "--first-bots", "nobot", "--out", "{rounds}"], ["--first-bots", "nobot"]),
+    (["rounds", "--opponent", "ismcts:c=-1", "--out", "{rounds}"], ["--opponent", "c"]),
+    (["rounds", "--check-budget", "iterations=0", "--out", "{rounds}"],
+     ["--check-budget", "iterations"]),
+    (["rounds", "--out", "{bad}"], ["--out", "is a file"]),
+    (["rounds", "--rounds", 0, "--out", "{rounds}"], ["--rounds"]),
+    (["rounds", "--games", 4, "--out", "{rounds}"], ["--validation", "0.1 of 4 games"]),
 ])
 def test_bad_input_exits_2(args, words, tmp_path, tiny):
     data, data4 = tmp_path / "d.npz", tmp_path / "d4.npz"
@@ -341,18 +466,20 @@ def test_bad_input_exits_2(args, words, tmp_path, tiny):
     save_model(model4, fit(planted(players=4, games=4), FitConfig(kind="linear", epochs=1,
                                                                   validation=0.25))[0])
     paths = {"data": data, "data4": data4, "bad": bad, "new": new, "folder": tmp_path,
-             "model4": model4}
+             "model4": model4, "rounds": tmp_path / "rounds"}
     args = [str(a).format(**paths) for a in args]
     words = [w.format(**paths) for w in words]
     assert_input_error(run("train", *args), *words)
     assert not new.exists()          # nothing half-written
+    assert not (tmp_path / "rounds").exists()
 
 
 def test_help_lists_every_option():
     import click
     group = main.commands["train"]
     out = run("train", "--help").stdout
-    assert "selfplay" in out and "fit" in out and "not used by the search" in " ".join(out.split())
+    assert "selfplay" in out and "fit" in out and "rounds" in out
+    assert "eval=learned" in " ".join(out.split())
     for name, cmd in group.commands.items():
         out = run("train", name, "--help").stdout
         for param in cmd.params:

@@ -356,6 +356,7 @@ cdef int chance_outcomes(const GameState* s, int16_t* out, double* prob) noexcep
 cdef int sample_chance(const GameState* s, Rng* r) noexcept nogil
 cdef void random_playout(const Board* b, GameState* s, Rng* r) noexcept nogil
 cdef int end_bonus(const Board* b, const GameState* s, int p, int16_t* by_source) noexcept nogil
+cdef int open_push_lines(const GameState* s) noexcept nogil   # bit e: line e may be pushed (R-PUSH-3)
 cdef int winners(const Board* b, const GameState* s, int* won) noexcept nogil
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil
 

@@ -75,6 +75,10 @@ cdef inline int pushable_lines(const GameState* s) noexcept nogil:
     """Bit e set when line e can be pushed (R-PUSH-3)."""
     return PUSHABLE_LINES[empty_outer(s)]
 
+cdef int open_push_lines(const GameState* s) noexcept nogil:
+    """pushable_lines for the other modules (the search's features)."""
+    return pushable_lines(s)
+
 cdef inline uint64_t sides_to_clear(const GameState* s) noexcept nogil:
     """Bit e set when side e (3 outer spaces) holds a tile to clear away."""
     cdef int full = ~empty_outer(s)

@@ -81,13 +81,14 @@ def check_seconds(value, limit: float, field: str = "seconds") -> float:
     return float(value)
 
 
-def check_bot(spec, limit_seconds: float, field: str):
-    """A bot from its spec, with make_bot's messages, and a budget this server allows."""
+def check_bot(spec, limit_seconds: float, field: str, players: int | None = None):
+    """A bot from its spec, with make_bot's messages, and a budget this server allows
+    (and, given `players`, a bot that can play a game of that many)."""
     if not isinstance(spec, str):
         raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
                        f"got {quoted(spec)}")
     try:
-        bot = make_bot(spec)
+        bot = make_bot(spec, players)
     except ValueError as exc:
         raise WebError(f"{field}: {exc}") from None
     cfg = bot.config

@@ -167,7 +167,7 @@ class Server:
                            "'human' or a bot spec")
         for k, spec in enumerate(seats):
             if spec != "human":
-                check_bot(spec, self.max_seconds, f"seats[{k}]")
+                check_bot(spec, self.max_seconds, f"seats[{k}]", players=len(seats))
         record = body.get("record")
         if record is not None:          # a saved game played on from its last decision
             rec = _checked_record(record)

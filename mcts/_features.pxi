@@ -1,0 +1,292 @@
+# The rich features of a position, from the C struct (mcts.features documents
+# the layout, version ulm-features/1), and the learned evaluation over them.
+# (included by _search.pyx: one compilation unit)
+#
+# One encoder serves both the training data (mcts.features.encode calls
+# encode_features) and the search (learned_win), so what a model was fitted
+# to is what the search shows it.
+
+cdef enum:
+    F_GLOBAL = 357          # numbers of the global block
+    F_PLAYER = 187          # numbers of a seat's block
+    F_GAME_LEFT = 14        # index of "game left" in the global block
+    NUM_TASK_KINDS = 29
+    F_MAX = F_GLOBAL + MAX_PLAYERS * F_PLAYER
+
+
+cdef inline int put_one_hot(float* out, int at, int index, int count) noexcept nogil:
+    cdef int i
+    for i in range(count):
+        out[at + i] = 0.0
+    if 0 <= index < count:
+        out[at + index] = 1.0
+    return at + count
+
+
+cdef inline int put_bits(float* out, int at, uint64_t mask, int count) noexcept nogil:
+    cdef int i
+    for i in range(count):
+        out[at + i] = <float>((mask >> i) & 1)
+    return at + count
+
+
+cdef inline int put_counts(float* out, int at, const uint8_t* values, int count) noexcept nogil:
+    cdef int i
+    for i in range(count):
+        out[at + i] = values[i]
+    return at + count
+
+
+cdef inline double game_left(const GameState* s) noexcept nogil:
+    """The share of the game's turns not yet started."""
+    cdef int n = s.num_players
+    cdef int t = s.round * n + s.turn_player
+    if t > NUM_ROUNDS * n:
+        t = NUM_ROUNDS * n
+    return 1.0 - t / <double>(NUM_ROUNDS * n)
+
+
+cdef int global_features(const GameState* s, float* out) noexcept nogil:
+    """The global block (F_GLOBAL numbers); returns its length."""
+    cdef int k = 0, i, t
+    cdef uint64_t stack = s.coat_unknown
+    cdef uint64_t on_board = 0, unseen = 0, kinds = 0
+    k = put_one_hot(out, k, s.num_players - 2, 3)
+    out[k] = s.advanced
+    k += 1
+    k = put_one_hot(out, k, s.round, NUM_ROUNDS)
+    out[k] = <float>game_left(s)
+    k += 1
+    k = put_one_hot(out, k, s.phase, 4)
+    for i in range(9):
+        k = put_one_hot(out, k, s.grid[i], NUM_COLOURS)
+    for i in range(NUM_OUTER):
+        k = put_one_hot(out, k, s.outer[i], NUM_COLOURS)
+    k = put_bits(out, k, <uint64_t>open_push_lines(s), 12)
+    k = put_counts(out, k, s.bag, NUM_COLOURS)
+    k = put_counts(out, k, s.docks, NUM_COLOURS)
+    out[k] = s.tiles_added
+    k += 1
+    k = put_bits(out, k, s.pile, NUM_CARDS)
+    out[k] = popcount64(s.pile)
+    k += 1
+    k = put_bits(out, k, s.discard, NUM_CARDS)
+    out[k] = popcount64(s.discard)
+    k += 1
+    out[k] = s.reshuffles
+    k += 1
+    for i in range(s.coat_tail_len):
+        stack |= bit(s.coat_tail[i])
+    k = put_bits(out, k, stack, NUM_COATS)
+    out[k] = popcount64(stack)
+    k += 1
+    k = put_one_hot(out, k, s.tower_current, NUM_TOWER)
+    k = put_one_hot(out, k, s.tower_next, NUM_TOWER)
+    k = put_bits(out, k, s.tower_unseen, NUM_TOWER)
+    for i in range(NUM_DESCENDANTS):
+        if s.desc[i] == DESC_ON_BOARD:
+            on_board |= bit(i)
+        elif s.desc[i] == DESC_UNSEEN:
+            unseen |= bit(i)
+    k = put_bits(out, k, on_board, NUM_DESCENDANTS)
+    k = put_bits(out, k, unseen, NUM_DESCENDANTS)
+    k = put_counts(out, k, s.quarter_seals, NUM_QUARTERS)
+    k = put_one_hot(out, k, s.drawn[0], NUM_COLOURS)
+    k = put_one_hot(out, k, s.drawn[1], NUM_COLOURS)
+    k = put_counts(out, k, s.avail, NUM_COLOURS)
+    k = put_counts(out, k, s.extra, NUM_COLOURS)
+    out[k] = s.free_play
+    out[k + 1] = s.t5_seal
+    out[k + 2] = s.river_extra
+    out[k + 3] = s.draw_swap_used
+    out[k + 4] = s.merchant_used
+    out[k + 5] = s.t10_used
+    k += 6
+    k = put_one_hot(out, k, s.pushed_out_at, NUM_OUTER)
+    out[k] = s.n_tasks
+    k += 1
+    for i in range(s.n_tasks):
+        t = s.task[i]
+        if 1 <= t <= NUM_TASK_KINDS:
+            kinds |= bit(t - 1)
+    k = put_bits(out, k, kinds, NUM_TASK_KINDS)
+    return k
+
+
+cdef int seat_features(const Board* b, const GameState* s, int p, float* out) noexcept nogil:
+    """Seat p's block (F_PLAYER numbers); returns its length."""
+    cdef int16_t src[NUM_SOURCES]
+    memset(src, 0, sizeof(src))
+    return seat_block(s, p, src, end_bonus(b, s, p, src), out)
+
+
+cdef int seat_block(const GameState* s, int p, const int16_t* src, int bonus,
+                    float* out) noexcept nogil:
+    """seat_features with p's end-game points now (`end_bonus`: by source
+    `src`, in all `bonus`) given."""
+    cdef const Player* pl = &s.players[p]
+    cdef int n = s.num_players
+    cdef int k = 0, i, known = 0
+    cdef bint over = current_player(s) == TERMINAL_PLAYER
+    cdef uint64_t crests = 0, marks = 0, descs = 0
+    cdef double f[N_WEIGHTS]
+    k = put_one_hot(out, k, p, MAX_PLAYERS)
+    out[k] = p == s.turn_player and s.phase < PH_GAME_OVER
+    out[k + 1] = (p - s.turn_player + n) % n
+    out[k + 2] = pl.score
+    out[k + 3] = pl.score + (0 if over else bonus)
+    k += 4
+    for i in range(NUM_SOURCES):
+        out[k + i] = src[i] if i >= SRC_END_SPARROWS and not over else pl.vp[i]
+    k += NUM_SOURCES
+    out[k] = pl.coins
+    out[k + 1] = pl.sparrows
+    out[k + 2] = pl.barge
+    out[k + 3] = pl.seals_left
+    out[k + 4] = pl.crests_left
+    k += 5
+    k = put_one_hot(out, k, pl.barge, RIVER_LEN)
+    k = put_counts(out, k, pl.supply, NUM_COLOURS)
+    out[k] = supply_total(pl)
+    k += 1
+    k = put_counts(out, k, pl.seals_in, NUM_QUARTERS)
+    out[k] = quarters_with_seal(s, p)
+    k += 1
+    k = put_bits(out, k, pl.hand, NUM_CARDS)
+    out[k] = popcount64(pl.hand)
+    k += 1
+    k = put_bits(out, k, pl.front, NUM_CARDS)
+    out[k] = popcount64(pl.front)
+    k += 1
+    k = put_bits(out, k, pl.coats, NUM_COATS)
+    out[k] = popcount64(pl.coats)
+    k += 1
+    for i in range(NUM_QUARTERS):
+        if s.crest_owner[i] == p:
+            crests |= bit(i)
+    for i in range(NUM_OUTER):
+        if s.outer_mark[i] == p:
+            marks |= bit(i)
+    for i in range(NUM_DESCENDANTS):
+        if s.desc[i] == p:
+            descs |= bit(i)
+    k = put_bits(out, k, crests, NUM_QUARTERS)
+    k = put_bits(out, k, marks, NUM_OUTER)
+    k = put_bits(out, k, descs, NUM_DESCENDANTS)
+    for i in range(s.coat_tail_len):
+        known += (s.coat_tail_known[i] >> p) & 1
+    out[k] = known
+    k += 1
+    # the 14-feature evaluation's inputs (eval_features), without its constant
+    seat_eval_features(s, p, bonus, f)
+    for i in range(1, N_FEATURES):
+        out[k + i - 1] = <float>f[i]
+    return k + N_FEATURES - 1
+
+
+cdef void learned_win(const Board* b, const GameState* s, const double* lw, bint residual,
+                      double* win) noexcept nogil:
+    """Every seat's win chance by a learned linear model (`learned_win_from`,
+    the end-game points computed here)."""
+    cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
+    cdef int bonus[MAX_PLAYERS]
+    cdef int q
+    memset(src, 0, sizeof(src))
+    for q in range(s.num_players):
+        bonus[q] = end_bonus(b, s, q, &src[q * NUM_SOURCES])
+    learned_win_from(s, src, bonus, lw, residual, win)
+
+
+cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bonus,
+                           const double* lw, bint residual, double* win) noexcept nogil:
+    """Every seat's win chance by a learned linear model: the softmax of the
+    seats' logits, seat q's logit being sum over k of (U_k + left x V_k) .
+    block((q + k) mod N). `lw` holds U then V, each N blocks of F_PLAYER
+    weights (the fitted weights divided by the inputs' standard deviations;
+    the global block and the means add the same to every seat's logit, so
+    they cancel in the softmax). Nonzero numbers only: a block is mostly
+    zeros (one-hots and card bits). With `residual` the logits add to the
+    logarithms of the chances `win` holds on entry (the 14-feature win head:
+    the model is a correction of it)."""
+    cdef float block[F_PLAYER]
+    cdef float value[MAX_PLAYERS][F_PLAYER]
+    cdef int16_t index[MAX_PLAYERS][F_PLAYER]
+    cdef int nnz[MAX_PLAYERS]
+    cdef int n = s.num_players
+    cdef double left = <double><float>game_left(s)
+    cdef double top = -INFINITY, z = 0.0, logit
+    cdef const double* u
+    cdef const double* v
+    cdef int q, j, k, t, m
+    for q in range(n):
+        seat_block(s, q, &src[q * NUM_SOURCES], bonus[q], block)
+        m = 0
+        for j in range(F_PLAYER):
+            if block[j] != 0.0:
+                index[q][m] = j
+                value[q][m] = block[j]
+                m += 1
+        nnz[q] = m
+    for q in range(n):
+        logit = 0.0
+        for k in range(n):
+            t = (q + k) % n
+            u = lw + k * F_PLAYER
+            v = lw + (n + k) * F_PLAYER
+            for m in range(nnz[t]):
+                j = index[t][m]
+                logit += (u[j] + left * v[j]) * value[t][m]
+        if residual:
+            logit += log(win[q]) if win[q] > 0.0 else -700.0
+        win[q] = logit
+        if logit > top:
+            top = logit
+    for q in range(n):
+        win[q] = exp(win[q] - top)
+        z += win[q]
+    for q in range(n):
+        win[q] /= z
+
+
+# ---------------------------------------------------------------------------
+# For Python: the encoder and the learned evaluation of one State
+
+FEATURE_GLOBAL = F_GLOBAL
+FEATURE_PLAYER = F_PLAYER
+
+
+def encode_features(state, float[::1] out):
+    """Write the neutral feature vector of `state` (mcts.features) into `out`
+    (float32, F_GLOBAL + players x F_PLAYER numbers)."""
+    cdef GameState s
+    cdef Board b
+    cdef int p, k
+    load_state(state, &s, &b)
+    if out.shape[0] != F_GLOBAL + s.num_players * F_PLAYER:
+        raise ValueError(f"out: expected {F_GLOBAL + s.num_players * F_PLAYER} numbers, "
+                         f"got {out.shape[0]}")
+    with nogil:
+        k = global_features(&s, &out[0])
+        for p in range(s.num_players):
+            k += seat_features(&b, &s, p, &out[k])
+
+
+def learned_win_of(state, double[::1] weights, base=None):
+    """The learned evaluation's win chances of every seat in `state` with the
+    search's weights (`learned_win`; 2 x players x F_PLAYER numbers); a
+    residual model's corrects the chances `base` (one per seat)."""
+    cdef GameState s
+    cdef Board b
+    cdef double win[MAX_PLAYERS]
+    cdef int p
+    load_state(state, &s, &b)
+    if weights.shape[0] != 2 * s.num_players * F_PLAYER:
+        raise ValueError(f"weights: expected {2 * s.num_players * F_PLAYER} numbers for "
+                         f"{s.num_players} players, got {weights.shape[0]}")
+    if base is not None:
+        if len(base) != s.num_players:
+            raise ValueError(f"base: expected {s.num_players} win chances, got {len(base)}")
+        for p in range(s.num_players):
+            win[p] = float(base[p])
+    learned_win(&b, &s, &weights[0], base is not None, win)
+    return [win[p] for p in range(s.num_players)]

@@ -1,0 +1,168 @@
+"""The learned evaluation in the compiled search: its weights (mcts.evaluation),
+the compiled inference (mcts/_features.pxi, learned_win) against the numpy
+model, the shipped models and the options that choose it."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ulm
+from mcts import features as F
+from mcts import make_bot, search
+from mcts._search import Searcher, eval_outcome_of, learned_win_of
+from mcts.evaluation import eval_parameters
+from mcts.learned import LEARNED_MODELS, learned_model, learned_weights, search_weights
+from mcts.model import MODEL_FORMAT, Model
+from tests.test_positions import random_states
+
+
+def random_model(players: int, inputs: str, seed: int, residual: bool = False) -> Model:
+    """A linear model with random weights and standardisation (what the numpy
+    model computes for it is what the search must compute)."""
+    rng = np.random.default_rng(seed)
+    width = F.feature_count(players) + (players * F.PLAYER_SIZE if inputs == "staged" else 0)
+    meta = {"format": MODEL_FORMAT, "kind": "linear", "inputs": inputs, "players": players,
+            "residual": residual}
+    return Model({"w": rng.normal(0.0, 0.3, width)}, rng.normal(0.0, 1.0, width),
+                 rng.uniform(0.5, 3.0, width), meta)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("inputs, residual", [("staged", False), ("rich", False),
+                                              ("staged", True)])
+def test_compiled_inference_equals_the_numpy_model(players, inputs, residual):
+    """On positions of every kind (both variants, every phase, pending
+    sub-decisions, the end) the compiled win chances equal the numpy model's
+    to 1e-6, with random weights; a residual model corrects the v0.2
+    evaluation's chances in both."""
+    model = random_model(players, inputs, seed=players, residual=residual)
+    weights = np.asarray(search_weights(model))
+    score_w, win_w = eval_parameters(players, "v0.2")
+    states = random_states(players, "basic") + random_states(players, "advanced")
+    worst = 0.0
+    for s in states:
+        expected = np.asarray(model.win_chances_of(s))
+        base = eval_outcome_of(s, score_w, win_w)[1] if residual else None
+        got = np.asarray(learned_win_of(s, weights, base))
+        worst = max(worst, float(np.abs(expected - got).max()))
+    assert worst < 1e-6
+    # the random weights give chances far from uniform: the check has teeth
+    assert max(max(model.win_chances_of(s)) for s in states) > 0.9
+
+
+def test_search_weights_take_linear_models_of_the_rich_features_only():
+    model = random_model(2, "staged", 0)
+    assert len(search_weights(model)) == 2 * 2 * F.PLAYER_SIZE
+    mlp = Model(dict(model.params, W1=np.zeros((3, 2))), model.mean, model.std,
+                dict(model.meta, kind="mlp"))
+    with pytest.raises(ValueError, match="linear models"):
+        search_weights(mlp)
+    with pytest.raises(ValueError, match="linear models"):
+        search_weights(Model(model.params, model.mean, model.std,
+                             dict(model.meta, inputs="base")))
+    with pytest.raises(ValueError, match="weights: expected"):
+        learned_win_of(ulm.Game(players=3).new_game(1), np.asarray(search_weights(model)))
+
+
+@pytest.mark.parametrize("players", sorted(LEARNED_MODELS))
+def test_the_shipped_models_load_and_predict(players):
+    """Each player count has a shipped model of the current layout, fitted to
+    self-play of its own player count, better than a uniform guess on its
+    validation games."""
+    model = learned_model(players)
+    meta = model.meta
+    assert meta["format"] == MODEL_FORMAT and meta["layout"] == F.LAYOUT_VERSION
+    assert meta["players"] == players and meta["kind"] == "linear"
+    assert meta["inputs"] == "staged"
+    v = meta["validation"]
+    assert v["model"] < v["uniform"] and v["model"] < v["eval_v0.2"]
+    state = ulm.Game(players=players).new_game(5)
+    weights, residual = learned_weights(players)
+    base = eval_outcome_of(state, *eval_parameters(players, "v0.2"))[1] if residual else None
+    chances = learned_win_of(state, np.asarray(weights), base)
+    assert sum(chances) == pytest.approx(1.0)
+    assert np.allclose(chances, model.win_chances_of(state), atol=1e-9)
+
+
+def push_decision(players: int = 2):
+    """A position where the player to move chooses among the pushes."""
+    state = ulm.Game(players=players).new_game(4)
+    while len(state.legal_actions()) < 2 or state.is_chance_node():
+        if state.is_chance_node():
+            state.resolve_chance()
+        else:
+            state.apply_action(state.legal_actions()[0])
+    return state
+
+
+def test_the_search_uses_the_learned_evaluation_at_the_horizon():
+    state = push_decision()
+    linear = search(state, iterations=400, seed=3)
+    learned = search(state, iterations=400, seed=3, evaluation="learned")
+    again = search(state, iterations=400, seed=3, evaluation="learned")
+    visits = lambda r: ([(a.action, a.visits) for a in r.actions],     # noqa: E731
+                        r.win_probability)
+    assert visits(learned) == visits(again)            # deterministic for a seed
+    assert visits(learned) != visits(linear)           # and another evaluation
+    # without a horizon no evaluation is used: the same search either way
+    full = dict(iterations=200, seed=3, horizon=-1)
+    assert visits(search(state, **full)) == visits(search(state, evaluation="learned", **full))
+    with pytest.raises(ValueError, match="evaluation: expected one of linear, learned"):
+        search(state, iterations=10, evaluation="deep")
+
+
+def test_the_searcher_checks_its_learned_weights():
+    state = ulm.Game(players=2).new_game(4)
+    state.resolve_chance()
+    weights = learned_weights(2)[0]
+    base = dict(eval_weights=[0.0] * 28, eval_win_weights=[0.0] * 28)
+    with pytest.raises(ValueError, match="needs a horizon"):
+        Searcher(state, learned_weights=weights)
+    with pytest.raises(ValueError, match="expected 748 numbers for 2 players, got 10"):
+        Searcher(state, horizon=2, learned_weights=[0.0] * 10, **base)
+    tree = Searcher(state, horizon=2, learned_weights=weights, **base)
+    tree.run(50)
+    assert tree.iterations == 50
+
+
+def test_bots_choose_the_evaluation():
+    bot = make_bot("ismcts:eval=learned,iterations=50")
+    assert bot.config["eval"] == "learned"
+    assert make_bot("ismcts:preset=v0.2").config["eval"] == "linear"
+    assert make_bot("ismcts:preset=baseline").config["eval"] == "linear"
+    state = ulm.Game(players=3).new_game(2)
+    state.resolve_chance()
+    assert bot.choose(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="eval must be one of linear, learned"):
+        make_bot("ismcts:eval=deep")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_tiny_and_forced_budgets_with_the_learned_evaluation(players):
+    """A budget of 1e-9 s still runs one iteration; a forced decision is
+    searched all the same; 2 and 4 players."""
+    state = ulm.Game(players=players).new_game(3)
+    state.resolve_chance()
+    assert len(state.legal_actions()) == 1             # the draw: forced
+    forced = search(state, iterations=200, seed=1, evaluation="learned")
+    assert forced.forced and forced.iterations == 200
+    assert sum(forced.win_probability) == pytest.approx(1.0)
+    tiny = search(push_decision(players), time=1e-9, seed=1, evaluation="learned")
+    assert tiny.iterations == 1
+
+
+def test_a_bad_model_file_is_refused_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import main
+    from helpers import assert_input_error
+    missing = tmp_path / "missing.npz"
+    res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={missing}",
+                                    "greedy", "--games", "2"])
+    assert_input_error(res, "--bots", str(missing), "no such file")
+    other = tmp_path / "three.npz"
+    from mcts.model import save_model
+    save_model(other, random_model(3, "staged", 1))
+    res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={other},iterations=5",
+                                    "greedy", "--games", "2", "--players", "2", "--workers", "1"])
+    assert_input_error(res, "model", "3 players, not 2")
