@@ -7,8 +7,8 @@ import os
 import click
 
 from cli import (HELP, SCHEDULER_HELP, FiniteFloatRange, InputError, check_workers_or_scheduler,
-                 fail_on_input_errors, needs_extra, players_option, scheduler_option,
-                 workers_option)
+                 fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
+                 scheduler_option, workers_option)
 from mcts import MAX_WORKERS
 
 
@@ -23,6 +23,11 @@ def _check_out(out: str, option: str = "--out") -> None:
         raise InputError(f"{option}: {folder}: no such folder")
     if not os.access(folder, os.W_OK):
         raise InputError(f"{option}: {folder}: permission denied")
+
+
+def _plot_option(help: str):
+    return click.option("--plot", default=None, type=click.Path(dir_okay=False),
+                        callback=needs_extra("matplotlib", "plot"), help=help)
 
 
 @click.group("train", context_settings=HELP)
@@ -125,11 +130,9 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, 
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
               help="Write the model here (.npz).")
-@click.option("--plot", default=None, type=click.Path(dir_okay=False),
-              callback=needs_extra("matplotlib", "plot"),
-              help="Draw the training curve into this PNG file (the plot extra).")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no per-epoch lines.")
+@_plot_option("Draw the training curve into this PNG file (the plot extra).")
+@json_option("the report")
+@quiet_option("No progress bar and no per-epoch lines.")
 @fail_on_input_errors
 def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, residual, seed, out,
             plot, as_json, quiet):
@@ -268,11 +271,10 @@ def evaluate_cmd(model, data, as_json):
 @scheduler_option()
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="Folder for the rounds' data sets, models, checks and rounds.json.")
-@click.option("--plot", default=None, type=click.Path(dir_okay=False),
-              callback=needs_extra("matplotlib", "plot"),
-              help="Draw the curve (loss and check per round) into this PNG file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bars and no per-step lines.")
+@_plot_option("Draw the curve (loss and check per round) into this PNG file (the plot "
+              "extra).")
+@json_option("the report")
+@quiet_option("No progress bars and no per-step lines.")
 @fail_on_input_errors
 def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon, residual,
                check_games, check_budget, opponent, epochs, lr, l2, validation, seed, workers,

@@ -166,3 +166,17 @@ def test_a_bad_model_file_is_refused_on_the_command_line(tmp_path):
     res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={other},iterations=5",
                                     "greedy", "--games", "2", "--players", "2", "--workers", "1"])
     assert_input_error(res, "model", "3 players, not 2")
+
+
+def test_a_view_is_searched_from_its_seats_knowledge_only():
+    """A position seen by one seat (hidden cards unknown): the learned search
+    evaluates the worlds it deals from that knowledge, the same for a seed."""
+    from pathlib import Path
+
+    from ulm.positions import load_position
+    path = Path(__file__).resolve().parent.parent / "examples" / "push-4p-view.json"
+    state, _ = load_position(path)
+    a = search(state, iterations=300, seed=4, evaluation="learned")
+    b = search(state.clone(), iterations=300, seed=4, evaluation="learned")
+    assert [(x.action, x.visits) for x in a.actions] == [(x.action, x.visits) for x in b.actions]
+    assert sum(a.win_probability) == pytest.approx(1.0)
