@@ -127,15 +127,24 @@ cdef inline void seat_eval_features(const GameState* s, int p, int bonus,
         f[N_FEATURES + i] = f[i] * left
 
 
+cdef inline void seat_bonuses(const Board* b, const GameState* s, int16_t* src,
+                              int* bonus) noexcept nogil:
+    """Every seat's end-game points now (`end_bonus`): by source in `src`
+    (NUM_SOURCES numbers a seat) and in all in `bonus`, computed once for the
+    score head and the learned model's features."""
+    cdef int p
+    memset(src, 0, MAX_PLAYERS * NUM_SOURCES * sizeof(int16_t))
+    for p in range(s.num_players):
+        bonus[p] = end_bonus(b, s, p, &src[p * NUM_SOURCES])
+
+
 cdef void eval_outcome(const Board* b, const GameState* s, const double* w_score,
                        const double* w_win, double* pred, double* win) noexcept nogil:
     """Every player's predicted final score (weights `w_score`) and win chance:
     the softmax of the players' win logits (weights `w_win`)."""
-    cdef int16_t src[NUM_SOURCES]
+    cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
     cdef int bonus[MAX_PLAYERS]
-    cdef int p
-    for p in range(s.num_players):
-        bonus[p] = end_bonus(b, s, p, src)
+    seat_bonuses(b, s, src, bonus)
     eval_outcome_from(s, bonus, w_score, w_win, pred, win)
 
 

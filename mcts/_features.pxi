@@ -190,10 +190,7 @@ cdef void learned_win(const Board* b, const GameState* s, const double* lw, bint
     the end-game points computed here)."""
     cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
     cdef int bonus[MAX_PLAYERS]
-    cdef int q
-    memset(src, 0, sizeof(src))
-    for q in range(s.num_players):
-        bonus[q] = end_bonus(b, s, q, &src[q * NUM_SOURCES])
+    seat_bonuses(b, s, src, bonus)
     learned_win_from(s, src, bonus, lw, residual, win)
 
 

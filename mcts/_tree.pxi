@@ -62,7 +62,7 @@ cdef class Searcher:
     score-margin term (`eval_weights`); -1 plays to the end.
     learned_weights (with a horizon): the win chances come from a learned
     linear model over the rich features instead (`learned_win`; the search's
-    weights of mcts.evaluation.learned_weights), the predicted scores still
+    weights of mcts.learned.learned_weights), the predicted scores still
     from `eval_weights`; with learned_residual the model's logits correct
     those of `eval_win_weights` instead of replacing them.
     bias: progressive bias towards the heuristic policy's decision
@@ -358,14 +358,10 @@ cdef class Searcher:
         14-feature win head)."""
         cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
         cdef int bonus[MAX_PLAYERS]
-        cdef int p
         if self.learned == NULL:
             eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
             return
-        # the end-game points once for both: the score head and the model's features
-        memset(src, 0, sizeof(src))
-        for p in range(s.num_players):
-            bonus[p] = end_bonus(&self.board, s, p, &src[p * NUM_SOURCES])
+        seat_bonuses(&self.board, s, src, bonus)     # once for both heads
         eval_outcome_from(s, bonus, self.eval_w, self.eval_win, pred, win)
         learned_win_from(s, src, bonus, self.learned, self.learned_residual, win)
 

@@ -485,7 +485,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     (mcts.evaluation.WEIGHT_SETS: "default", or a pinned copy such as "v0.2").
     evaluation: what gives the win chances at the horizon: "linear" (the
     14-feature function of `weights`) or "learned" (the shipped model of
-    mcts.evaluation.LEARNED_MODELS, or the model file `model` of
+    mcts.learned.LEARNED_MODELS, or the model file `model` of
     `ulm train fit`); without a horizon neither is used.
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
