@@ -5,11 +5,11 @@
 Runs, under `valgrind --tool=callgrind` with collection switched on only
 inside the compiled search loop (`Searcher.run_loop`), a fixed number of
 iterations of the default search, of the same with the learned evaluation
-(eval=learned) and of the baseline preset from the 4-player opening push and
-the mid-game position of `ulm bench`, and prints the instructions per
-iteration; then the instructions of one learned evaluation (`learned_win`,
-counted alone) and their share of an iteration. Instruction counts do not depend on the load of the
-machine, unlike timings.
+(eval=learned) and of the baseline preset from the opening push and the
+mid-game position of `ulm bench`, in 4 and in 2 players, and prints the
+instructions per iteration; then the instructions of one learned evaluation
+(`learned_win`, counted alone) and their share of an iteration. Instruction
+counts do not depend on the load of the machine, unlike timings.
 """
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-POSITIONS = ("opening", "midgame")
+POSITIONS = (("opening", 4), ("midgame", 4), ("opening", 2), ("midgame", 2))
 PRESETS = ("default", "learned", "baseline")
 
 
-def _child(position: str, preset: str, iterations: int) -> None:
+def _child(position: str, players: int, preset: str, iterations: int) -> None:
     """Inside valgrind: grow one tree by `iterations` iterations."""
     from bench.bench_search import midgame, opening
     from mcts._search import Searcher
@@ -36,7 +36,7 @@ def _child(position: str, preset: str, iterations: int) -> None:
     from mcts.learned import learned_weights
     from mcts.search import horizon_turns
 
-    state = opening() if position == "opening" else midgame()
+    state = opening(players) if position == "opening" else midgame(players)
     config = dict(BOT_PRESETS["default"], eval=preset) if preset in ("default", "learned") \
         else preset
     opts = search_options(config)
@@ -50,7 +50,8 @@ def _child(position: str, preset: str, iterations: int) -> None:
     Searcher(state, seed=1, **opts).run(iterations)
 
 
-def count(position: str, preset: str, iterations: int, collect: str = "*Searcher_run_loop*"):
+def count(position: str, players: int, preset: str, iterations: int,
+          collect: str = "*Searcher_run_loop*"):
     """Instructions inside the functions matching `collect`, and the calls of
     learned_win among them."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,7 +59,7 @@ def count(position: str, preset: str, iterations: int, collect: str = "*Searcher
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                "--compress-strings=no",
                f"--toggle-collect={collect}", sys.executable, os.path.abspath(__file__),
-               "--child", position, preset, str(iterations)]
+               "--child", position, str(players), preset, str(iterations)]
         subprocess.run(cmd, check=True, capture_output=True)
         with open(out) as f:
             text = f.read()
@@ -69,12 +70,12 @@ def count(position: str, preset: str, iterations: int, collect: str = "*Searcher
 
 def main(iterations: int = 2000) -> int:
     print(f"instructions per iteration (callgrind, {iterations:,} iterations each)")
-    for position in POSITIONS:
-        row = {p: count(position, p, iterations)[0] / iterations for p in PRESETS}
-        print(f"  4-player {position:<8} " + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
+    for position, players in POSITIONS:
+        row = {p: count(position, players, p, iterations)[0] / iterations for p in PRESETS}
+        print(f"  {players}-player {position:<8} " + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
               + f"  (baseline / default {row['baseline'] / row['default']:.2f}x)")
-        inside, _ = count(position, "learned", iterations, "*learned_win*")
-        _, calls = count(position, "learned", iterations)
+        inside, _ = count(position, players, "learned", iterations, "*learned_win*")
+        _, calls = count(position, players, "learned", iterations)
         if calls:
             share = 100 * inside / iterations / row["learned"]
             print(f"  {'':17} one learned evaluation: {inside / calls:,.0f} instructions "
@@ -84,6 +85,6 @@ def main(iterations: int = 2000) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        _child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        _child(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
     else:
         sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000))

@@ -113,53 +113,99 @@ cdef int global_features(const GameState* s, float* out) noexcept nogil:
     return k
 
 
+cdef struct SeatNumbers:
+    # a seat's block, its nonzero numbers only, by ascending index: a block is
+    # mostly zeros (one-hots and card bits), and the search reads it sparsely
+    int count
+    int index[F_PLAYER]
+    double value[F_PLAYER]      # each a float (the layout's precision), kept as a double
+
+
+cdef inline void put_number(SeatNumbers* out, int at, float value) noexcept nogil:
+    if value != 0.0:
+        out.index[out.count] = at
+        out.value[out.count] = <double>value
+        out.count += 1
+
+
+cdef inline int put_one_hot_n(SeatNumbers* out, int at, int index, int count) noexcept nogil:
+    if 0 <= index < count:
+        put_number(out, at + index, 1.0)
+    return at + count
+
+
+cdef inline int put_bits_n(SeatNumbers* out, int at, uint64_t mask, int count) noexcept nogil:
+    if count < 64:
+        mask &= bit(count) - 1
+    while mask:
+        put_number(out, at + ctz64(mask), 1.0)
+        mask &= mask - 1
+    return at + count
+
+
+cdef inline int put_counts_n(SeatNumbers* out, int at, const uint8_t* values,
+                             int count) noexcept nogil:
+    cdef int i
+    for i in range(count):
+        put_number(out, at + i, values[i])
+    return at + count
+
+
 cdef int seat_features(const Board* b, const GameState* s, int p, float* out) noexcept nogil:
     """Seat p's block (F_PLAYER numbers); returns its length."""
     cdef int16_t src[NUM_SOURCES]
+    cdef SeatNumbers numbers
+    cdef int k, m
     memset(src, 0, sizeof(src))
-    return seat_block(s, p, src, end_bonus(b, s, p, src), out)
+    k = seat_numbers(s, p, src, end_bonus(b, s, p, src), &numbers)
+    memset(out, 0, k * sizeof(float))
+    for m in range(numbers.count):
+        out[numbers.index[m]] = <float>numbers.value[m]
+    return k
 
 
-cdef int seat_block(const GameState* s, int p, const int16_t* src, int bonus,
-                    float* out) noexcept nogil:
-    """seat_features with p's end-game points now (`end_bonus`: by source
-    `src`, in all `bonus`) given."""
+cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
+                      SeatNumbers* out) noexcept nogil:
+    """Seat p's block as its nonzero numbers, p's end-game points now
+    (`end_bonus`: by source `src`, in all `bonus`) given; returns the
+    block's length (F_PLAYER)."""
     cdef const Player* pl = &s.players[p]
     cdef int n = s.num_players
     cdef int k = 0, i, known = 0
     cdef bint over = current_player(s) == TERMINAL_PLAYER
     cdef uint64_t crests = 0, marks = 0, descs = 0
     cdef double f[N_WEIGHTS]
-    k = put_one_hot(out, k, p, MAX_PLAYERS)
-    out[k] = p == s.turn_player and s.phase < PH_GAME_OVER
-    out[k + 1] = (p - s.turn_player + n) % n
-    out[k + 2] = pl.score
-    out[k + 3] = pl.score + (0 if over else bonus)
+    out.count = 0
+    k = put_one_hot_n(out, k, p, MAX_PLAYERS)
+    put_number(out, k, p == s.turn_player and s.phase < PH_GAME_OVER)
+    put_number(out, k + 1, (p - s.turn_player + n) % n)
+    put_number(out, k + 2, pl.score)
+    put_number(out, k + 3, pl.score + (0 if over else bonus))
     k += 4
     for i in range(NUM_SOURCES):
-        out[k + i] = src[i] if i >= SRC_END_SPARROWS and not over else pl.vp[i]
+        put_number(out, k + i, src[i] if i >= SRC_END_SPARROWS and not over else pl.vp[i])
     k += NUM_SOURCES
-    out[k] = pl.coins
-    out[k + 1] = pl.sparrows
-    out[k + 2] = pl.barge
-    out[k + 3] = pl.seals_left
-    out[k + 4] = pl.crests_left
+    put_number(out, k, pl.coins)
+    put_number(out, k + 1, pl.sparrows)
+    put_number(out, k + 2, pl.barge)
+    put_number(out, k + 3, pl.seals_left)
+    put_number(out, k + 4, pl.crests_left)
     k += 5
-    k = put_one_hot(out, k, pl.barge, RIVER_LEN)
-    k = put_counts(out, k, pl.supply, NUM_COLOURS)
-    out[k] = supply_total(pl)
+    k = put_one_hot_n(out, k, pl.barge, RIVER_LEN)
+    k = put_counts_n(out, k, pl.supply, NUM_COLOURS)
+    put_number(out, k, supply_total(pl))
     k += 1
-    k = put_counts(out, k, pl.seals_in, NUM_QUARTERS)
-    out[k] = quarters_with_seal(s, p)
+    k = put_counts_n(out, k, pl.seals_in, NUM_QUARTERS)
+    put_number(out, k, quarters_with_seal(s, p))
     k += 1
-    k = put_bits(out, k, pl.hand, NUM_CARDS)
-    out[k] = popcount64(pl.hand)
+    k = put_bits_n(out, k, pl.hand, NUM_CARDS)
+    put_number(out, k, popcount64(pl.hand))
     k += 1
-    k = put_bits(out, k, pl.front, NUM_CARDS)
-    out[k] = popcount64(pl.front)
+    k = put_bits_n(out, k, pl.front, NUM_CARDS)
+    put_number(out, k, popcount64(pl.front))
     k += 1
-    k = put_bits(out, k, pl.coats, NUM_COATS)
-    out[k] = popcount64(pl.coats)
+    k = put_bits_n(out, k, pl.coats, NUM_COATS)
+    put_number(out, k, popcount64(pl.coats))
     k += 1
     for i in range(NUM_QUARTERS):
         if s.crest_owner[i] == p:
@@ -170,17 +216,17 @@ cdef int seat_block(const GameState* s, int p, const int16_t* src, int bonus,
     for i in range(NUM_DESCENDANTS):
         if s.desc[i] == p:
             descs |= bit(i)
-    k = put_bits(out, k, crests, NUM_QUARTERS)
-    k = put_bits(out, k, marks, NUM_OUTER)
-    k = put_bits(out, k, descs, NUM_DESCENDANTS)
+    k = put_bits_n(out, k, crests, NUM_QUARTERS)
+    k = put_bits_n(out, k, marks, NUM_OUTER)
+    k = put_bits_n(out, k, descs, NUM_DESCENDANTS)
     for i in range(s.coat_tail_len):
         known += (s.coat_tail_known[i] >> p) & 1
-    out[k] = known
+    put_number(out, k, known)
     k += 1
     # the 14-feature evaluation's inputs (eval_features), without its constant
     seat_eval_features(s, p, bonus, f)
     for i in range(1, N_FEATURES):
-        out[k + i - 1] = <float>f[i]
+        put_number(out, k + i - 1, <float>f[i])
     return k + N_FEATURES - 1
 
 
@@ -201,38 +247,29 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
     block((q + k) mod N). `lw` holds U then V, each N blocks of F_PLAYER
     weights (the fitted weights divided by the inputs' standard deviations;
     the global block and the means add the same to every seat's logit, so
-    they cancel in the softmax). Nonzero numbers only: a block is mostly
-    zeros (one-hots and card bits). With `residual` the logits add to the
-    logarithms of the chances `win` holds on entry (the 14-feature win head:
-    the model is a correction of it)."""
-    cdef float block[F_PLAYER]
-    cdef float value[MAX_PLAYERS][F_PLAYER]
-    cdef int16_t index[MAX_PLAYERS][F_PLAYER]
-    cdef int nnz[MAX_PLAYERS]
+    they cancel in the softmax). The blocks are read by their nonzero
+    numbers only. With `residual` the logits add to the logarithms of the
+    chances `win` holds on entry (the 14-feature win head: the model is a
+    correction of it)."""
+    cdef SeatNumbers numbers[MAX_PLAYERS]
     cdef int n = s.num_players
     cdef double left = <double><float>game_left(s)
     cdef double top = -INFINITY, z = 0.0, logit
     cdef const double* u
     cdef const double* v
-    cdef int q, j, k, t, m
+    cdef const SeatNumbers* x
+    cdef int q, j, k, m
     for q in range(n):
-        seat_block(s, q, &src[q * NUM_SOURCES], bonus[q], block)
-        m = 0
-        for j in range(F_PLAYER):
-            if block[j] != 0.0:
-                index[q][m] = j
-                value[q][m] = block[j]
-                m += 1
-        nnz[q] = m
+        seat_numbers(s, q, &src[q * NUM_SOURCES], bonus[q], &numbers[q])
     for q in range(n):
         logit = 0.0
         for k in range(n):
-            t = (q + k) % n
+            x = &numbers[(q + k) % n]
             u = lw + k * F_PLAYER
             v = lw + (n + k) * F_PLAYER
-            for m in range(nnz[t]):
-                j = index[t][m]
-                logit += (u[j] + left * v[j]) * value[t][m]
+            for m in range(x.count):
+                j = x.index[m]
+                logit += (u[j] + left * v[j]) * x.value[m]
         if residual:
             logit += log(win[q]) if win[q] > 0.0 else -700.0
         win[q] = logit
@@ -268,22 +305,33 @@ def encode_features(state, float[::1] out):
             k += seat_features(&b, &s, p, &out[k])
 
 
-def learned_win_of(state, double[::1] weights, base=None):
+def learned_win_of(state, double[::1] weights, base=None, long repeats=1):
     """The learned evaluation's win chances of every seat in `state` with the
     search's weights (`learned_win`; 2 x players x F_PLAYER numbers); a
-    residual model's corrects the chances `base` (one per seat)."""
+    residual model's corrects the chances `base` (one per seat). `repeats`
+    evaluates the position that many times without the GIL, for timing it
+    (bench/eval_cost.py); the chances are the same."""
     cdef GameState s
     cdef Board b
     cdef double win[MAX_PLAYERS]
+    cdef double given[MAX_PLAYERS]
+    cdef bint residual = base is not None
     cdef int p
+    cdef long r
+    if repeats < 1:
+        raise ValueError(f"repeats: must be at least 1, got {repeats}")
     load_state(state, &s, &b)
     if weights.shape[0] != 2 * s.num_players * F_PLAYER:
         raise ValueError(f"weights: expected {2 * s.num_players * F_PLAYER} numbers for "
                          f"{s.num_players} players, got {weights.shape[0]}")
-    if base is not None:
+    memset(given, 0, sizeof(given))
+    if residual:
         if len(base) != s.num_players:
             raise ValueError(f"base: expected {s.num_players} win chances, got {len(base)}")
         for p in range(s.num_players):
-            win[p] = float(base[p])
-    learned_win(&b, &s, &weights[0], base is not None, win)
+            given[p] = float(base[p])
+    with nogil:
+        for r in range(repeats):
+            memcpy(win, given, sizeof(win))
+            learned_win(&b, &s, &weights[0], residual, win)
     return [win[p] for p in range(s.num_players)]

@@ -46,6 +46,10 @@ def test_compiled_inference_equals_the_numpy_model(players, inputs, residual):
         got = np.asarray(learned_win_of(s, weights, base))
         worst = max(worst, float(np.abs(expected - got).max()))
     assert worst < 1e-6
+    # evaluated again and again (the timing of bench/eval_cost.py), the same chances
+    for s in states[::7]:
+        base = eval_outcome_of(s, score_w, win_w)[1] if residual else None
+        assert learned_win_of(s, weights, base, 5) == learned_win_of(s, weights, base)
     # the random weights give chances far from uniform: the check has teeth
     assert max(max(model.win_chances_of(s)) for s in states) > 0.9
 
@@ -62,6 +66,9 @@ def test_search_weights_take_linear_models_of_the_rich_features_only():
                              dict(model.meta, inputs="base")))
     with pytest.raises(ValueError, match="weights: expected"):
         learned_win_of(ulm.Game(players=3).new_game(1), np.asarray(search_weights(model)))
+    with pytest.raises(ValueError, match="repeats: must be at least 1"):
+        learned_win_of(ulm.Game(players=2).new_game(1), np.asarray(search_weights(model)),
+                       None, 0)
 
 
 @pytest.mark.parametrize("players", sorted(LEARNED_MODELS))
@@ -180,3 +187,17 @@ def test_a_view_is_searched_from_its_seats_knowledge_only():
     b = search(state.clone(), iterations=300, seed=4, evaluation="learned")
     assert [(x.action, x.visits) for x in a.actions] == [(x.action, x.visits) for x in b.actions]
     assert sum(a.win_probability) == pytest.approx(1.0)
+
+
+def test_eval_cost_bench_times_each_player_count(capsys, monkeypatch):
+    """bench/eval_cost.py: a positive time per evaluation for 2, 3 and 4
+    players, on distinct self-play positions."""
+    from bench import eval_cost
+    monkeypatch.setattr(eval_cost, "REPEATS", 50)
+    found = eval_cost.positions(3, 4)
+    assert len({s.information_state_string(0) for s in found}) == 4
+    assert eval_cost.main(2) == 0
+    out = capsys.readouterr().out
+    for players in (2, 3, 4):
+        line = next(l for l in out.splitlines() if l.strip().startswith(f"{players} players"))
+        assert float(line.split()[2].replace(",", "")) > 0

@@ -1,0 +1,85 @@
+"""The time of one learned evaluation (`eval=learned`), by player count.
+
+    python bench/eval_cost.py [POSITIONS]          # a table: ns per evaluation
+    pytest bench/eval_cost.py --benchmark-only     # the pytest-benchmark suite
+
+Positions come from self-play of the heuristic rollout policy (every third
+turn start of games seeded 1, 2, ...); each is evaluated 20,000 times in a
+row without the GIL (`learned_win_of(..., repeats=)`), with the shipped model
+of its player count, and the table gives the median over the positions of
+the CPU time (and the wall time) per evaluation. The instruction count of
+one evaluation inside the search is in bench/iteration_cost.py.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+from mcts._search import heuristic_action_for, is_turn_start, learned_win_of  # noqa: E402
+from mcts.learned import learned_weights  # noqa: E402
+from ulm.game import Game  # noqa: E402
+
+REPEATS = 20_000
+
+
+def positions(players: int, count: int) -> list:
+    """`count` positions: every third turn start of heuristic self-play games."""
+    found, seed = [], 0
+    while len(found) < count:
+        seed += 1
+        state = Game(players=players).new_game(seed)
+        starts = 0
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                state.resolve_chance()
+                continue
+            if is_turn_start(state):
+                starts += 1
+                if starts % 3 == 0:
+                    found.append(state.clone())
+            state.apply_action(heuristic_action_for(state, seed=seed + starts))
+    return found
+
+
+def per_evaluation(state, weights, base, repeats: int = REPEATS) -> tuple:
+    """(CPU, wall) seconds of one evaluation of `state`, over `repeats`."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    learned_win_of(state, weights, base, repeats)
+    return (time.process_time() - cpu) / repeats, (time.perf_counter() - wall) / repeats
+
+
+def measure(players: int, count: int = 30) -> tuple:
+    """Median (CPU, wall) nanoseconds per evaluation over `count` positions."""
+    weights, residual = learned_weights(players)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    base = [1.0 / players] * players if residual else None
+    times = [per_evaluation(s, weights, base) for s in positions(players, count)]
+    return (1e9 * statistics.median(t[0] for t in times),
+            1e9 * statistics.median(t[1] for t in times))
+
+
+def test_learned_evaluation(benchmark):
+    """One 4-player evaluation, REPEATS times a round."""
+    weights, residual = learned_weights(4)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    state = positions(4, 1)[0]
+    benchmark(learned_win_of, state, weights, [0.25] * 4 if residual else None, REPEATS)
+
+
+def main(count: int = 30) -> int:
+    print(f"one learned evaluation, median of {count} positions, {REPEATS:,} evaluations each")
+    for players in (2, 3, 4):
+        cpu, wall = measure(players, count)
+        print(f"  {players} players: {cpu:7,.0f} ns CPU  {wall:7,.0f} ns wall")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 30))
