@@ -310,7 +310,7 @@ def learned_win_of(state, double[::1] weights, base=None, long repeats=1):
     search's weights (`learned_win`; 2 x players x F_PLAYER numbers); a
     residual model's corrects the chances `base` (one per seat). `repeats`
     evaluates the position that many times without the GIL, for timing it
-    (bench/eval_cost.py); the chances are the same."""
+    (bench/bench_eval.py); the chances are the same."""
     cdef GameState s
     cdef Board b
     cdef double win[MAX_PLAYERS]

@@ -46,7 +46,7 @@ def test_compiled_inference_equals_the_numpy_model(players, inputs, residual):
         got = np.asarray(learned_win_of(s, weights, base))
         worst = max(worst, float(np.abs(expected - got).max()))
     assert worst < 1e-6
-    # evaluated again and again (the timing of bench/eval_cost.py), the same chances
+    # evaluated again and again (the timing of bench/bench_eval.py), the same chances
     for s in states[::7]:
         base = eval_outcome_of(s, score_w, win_w)[1] if residual else None
         assert learned_win_of(s, weights, base, 5) == learned_win_of(s, weights, base)
@@ -189,14 +189,14 @@ def test_a_view_is_searched_from_its_seats_knowledge_only():
     assert sum(a.win_probability) == pytest.approx(1.0)
 
 
-def test_eval_cost_bench_times_each_player_count(capsys, monkeypatch):
-    """bench/eval_cost.py: a positive time per evaluation for 2, 3 and 4
+def test_the_evaluation_bench_times_each_player_count(capsys, monkeypatch):
+    """bench/bench_eval.py: a positive time per evaluation for 2, 3 and 4
     players, on distinct self-play positions."""
-    from bench import eval_cost
-    monkeypatch.setattr(eval_cost, "REPEATS", 50)
-    found = eval_cost.positions(3, 4)
+    from bench import bench_eval
+    monkeypatch.setattr(bench_eval, "REPEATS", 50)
+    found = bench_eval.positions(3, 4)
     assert len({s.information_state_string(0) for s in found}) == 4
-    assert eval_cost.main(2) == 0
+    assert bench_eval.main(2) == 0
     out = capsys.readouterr().out
     for players in (2, 3, 4):
         line = next(l for l in out.splitlines() if l.strip().startswith(f"{players} players"))

@@ -1,7 +1,7 @@
 """The time of one learned evaluation (`eval=learned`), by player count.
 
-    python bench/eval_cost.py [POSITIONS]          # a table: ns per evaluation
-    pytest bench/eval_cost.py --benchmark-only     # the pytest-benchmark suite
+    python bench/bench_eval.py [POSITIONS]         # a table: ns per evaluation
+    pytest bench/bench_eval.py --benchmark-only    # the pytest-benchmark suite
 
 Positions come from self-play of the heuristic rollout policy (every third
 turn start of games seeded 1, 2, ...); each is evaluated 20,000 times in a
