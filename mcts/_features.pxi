@@ -14,27 +14,51 @@ cdef enum:
     F_MAX = F_GLOBAL + MAX_PLAYERS * F_PLAYER
 
 
-cdef inline int put_one_hot(float* out, int at, int index, int count) noexcept nogil:
-    cdef int i
-    for i in range(count):
-        out[at + i] = 0.0
+cdef struct Numbers:
+    # a block's nonzero numbers only, by ascending index: the blocks are mostly
+    # zeros (one-hots and card bits), and the search reads the seats' sparsely
+    int count
+    int index[F_GLOBAL]         # the larger block (a seat's is F_PLAYER)
+    double value[F_GLOBAL]      # each a float (the layout's precision), kept as a double
+
+
+cdef inline void put_number(Numbers* out, int at, float value) noexcept nogil:
+    if value != 0.0:
+        out.index[out.count] = at
+        out.value[out.count] = <double>value
+        out.count += 1
+
+
+cdef inline int put_one_hot(Numbers* out, int at, int index, int count) noexcept nogil:
     if 0 <= index < count:
-        out[at + index] = 1.0
+        put_number(out, at + index, 1.0)
     return at + count
 
 
-cdef inline int put_bits(float* out, int at, uint64_t mask, int count) noexcept nogil:
+cdef inline int put_bits(Numbers* out, int at, uint64_t mask, int count) noexcept nogil:
+    if count < 64:
+        mask &= bit(count) - 1
+    while mask:
+        put_number(out, at + ctz64(mask), 1.0)
+        mask &= mask - 1
+    return at + count
+
+
+cdef inline int put_counts(Numbers* out, int at, const uint8_t* values, int count) noexcept nogil:
     cdef int i
     for i in range(count):
-        out[at + i] = <float>((mask >> i) & 1)
+        put_number(out, at + i, values[i])
     return at + count
 
 
-cdef inline int put_counts(float* out, int at, const uint8_t* values, int count) noexcept nogil:
-    cdef int i
-    for i in range(count):
-        out[at + i] = values[i]
-    return at + count
+cdef inline int write_block(const Numbers* numbers, int length, float* out) noexcept nogil:
+    """The block of `length` numbers whose nonzero ones are `numbers`, into
+    `out` (the training data's dense layout); returns `length`."""
+    cdef int m
+    memset(out, 0, length * sizeof(float))
+    for m in range(numbers.count):
+        out[numbers.index[m]] = <float>numbers.value[m]
+    return length
 
 
 cdef inline double game_left(const GameState* s) noexcept nogil:
@@ -48,14 +72,21 @@ cdef inline double game_left(const GameState* s) noexcept nogil:
 
 cdef int global_features(const GameState* s, float* out) noexcept nogil:
     """The global block (F_GLOBAL numbers); returns its length."""
+    cdef Numbers numbers
+    return write_block(&numbers, global_numbers(s, &numbers), out)
+
+
+cdef int global_numbers(const GameState* s, Numbers* out) noexcept nogil:
+    """The global block as its nonzero numbers; returns its length."""
     cdef int k = 0, i, t
     cdef uint64_t stack = s.coat_unknown
     cdef uint64_t on_board = 0, unseen = 0, kinds = 0
+    out.count = 0
     k = put_one_hot(out, k, s.num_players - 2, 3)
-    out[k] = s.advanced
+    put_number(out, k, s.advanced)
     k += 1
     k = put_one_hot(out, k, s.round, NUM_ROUNDS)
-    out[k] = <float>game_left(s)
+    put_number(out, k, <float>game_left(s))
     k += 1
     k = put_one_hot(out, k, s.phase, 4)
     for i in range(9):
@@ -65,20 +96,20 @@ cdef int global_features(const GameState* s, float* out) noexcept nogil:
     k = put_bits(out, k, <uint64_t>open_push_lines(s), 12)
     k = put_counts(out, k, s.bag, NUM_COLOURS)
     k = put_counts(out, k, s.docks, NUM_COLOURS)
-    out[k] = s.tiles_added
+    put_number(out, k, s.tiles_added)
     k += 1
     k = put_bits(out, k, s.pile, NUM_CARDS)
-    out[k] = popcount64(s.pile)
+    put_number(out, k, popcount64(s.pile))
     k += 1
     k = put_bits(out, k, s.discard, NUM_CARDS)
-    out[k] = popcount64(s.discard)
+    put_number(out, k, popcount64(s.discard))
     k += 1
-    out[k] = s.reshuffles
+    put_number(out, k, s.reshuffles)
     k += 1
     for i in range(s.coat_tail_len):
         stack |= bit(s.coat_tail[i])
     k = put_bits(out, k, stack, NUM_COATS)
-    out[k] = popcount64(stack)
+    put_number(out, k, popcount64(stack))
     k += 1
     k = put_one_hot(out, k, s.tower_current, NUM_TOWER)
     k = put_one_hot(out, k, s.tower_next, NUM_TOWER)
@@ -95,15 +126,15 @@ cdef int global_features(const GameState* s, float* out) noexcept nogil:
     k = put_one_hot(out, k, s.drawn[1], NUM_COLOURS)
     k = put_counts(out, k, s.avail, NUM_COLOURS)
     k = put_counts(out, k, s.extra, NUM_COLOURS)
-    out[k] = s.free_play
-    out[k + 1] = s.t5_seal
-    out[k + 2] = s.river_extra
-    out[k + 3] = s.draw_swap_used
-    out[k + 4] = s.merchant_used
-    out[k + 5] = s.t10_used
+    put_number(out, k, s.free_play)
+    put_number(out, k + 1, s.t5_seal)
+    put_number(out, k + 2, s.river_extra)
+    put_number(out, k + 3, s.draw_swap_used)
+    put_number(out, k + 4, s.merchant_used)
+    put_number(out, k + 5, s.t10_used)
     k += 6
     k = put_one_hot(out, k, s.pushed_out_at, NUM_OUTER)
-    out[k] = s.n_tasks
+    put_number(out, k, s.n_tasks)
     k += 1
     for i in range(s.n_tasks):
         t = s.task[i]
@@ -113,59 +144,17 @@ cdef int global_features(const GameState* s, float* out) noexcept nogil:
     return k
 
 
-cdef struct SeatNumbers:
-    # a seat's block, its nonzero numbers only, by ascending index: a block is
-    # mostly zeros (one-hots and card bits), and the search reads it sparsely
-    int count
-    int index[F_PLAYER]
-    double value[F_PLAYER]      # each a float (the layout's precision), kept as a double
-
-
-cdef inline void put_number(SeatNumbers* out, int at, float value) noexcept nogil:
-    if value != 0.0:
-        out.index[out.count] = at
-        out.value[out.count] = <double>value
-        out.count += 1
-
-
-cdef inline int put_one_hot_n(SeatNumbers* out, int at, int index, int count) noexcept nogil:
-    if 0 <= index < count:
-        put_number(out, at + index, 1.0)
-    return at + count
-
-
-cdef inline int put_bits_n(SeatNumbers* out, int at, uint64_t mask, int count) noexcept nogil:
-    if count < 64:
-        mask &= bit(count) - 1
-    while mask:
-        put_number(out, at + ctz64(mask), 1.0)
-        mask &= mask - 1
-    return at + count
-
-
-cdef inline int put_counts_n(SeatNumbers* out, int at, const uint8_t* values,
-                             int count) noexcept nogil:
-    cdef int i
-    for i in range(count):
-        put_number(out, at + i, values[i])
-    return at + count
-
-
 cdef int seat_features(const Board* b, const GameState* s, int p, float* out) noexcept nogil:
     """Seat p's block (F_PLAYER numbers); returns its length."""
     cdef int16_t src[NUM_SOURCES]
-    cdef SeatNumbers numbers
-    cdef int k, m
+    cdef Numbers numbers
     memset(src, 0, sizeof(src))
-    k = seat_numbers(s, p, src, end_bonus(b, s, p, src), &numbers)
-    memset(out, 0, k * sizeof(float))
-    for m in range(numbers.count):
-        out[numbers.index[m]] = <float>numbers.value[m]
-    return k
+    return write_block(&numbers, seat_numbers(s, p, src, end_bonus(b, s, p, src), &numbers),
+                       out)
 
 
 cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
-                      SeatNumbers* out) noexcept nogil:
+                      Numbers* out) noexcept nogil:
     """Seat p's block as its nonzero numbers, p's end-game points now
     (`end_bonus`: by source `src`, in all `bonus`) given; returns the
     block's length (F_PLAYER)."""
@@ -176,7 +165,7 @@ cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
     cdef uint64_t crests = 0, marks = 0, descs = 0
     cdef double f[N_WEIGHTS]
     out.count = 0
-    k = put_one_hot_n(out, k, p, MAX_PLAYERS)
+    k = put_one_hot(out, k, p, MAX_PLAYERS)
     put_number(out, k, p == s.turn_player and s.phase < PH_GAME_OVER)
     put_number(out, k + 1, (p - s.turn_player + n) % n)
     put_number(out, k + 2, pl.score)
@@ -191,20 +180,20 @@ cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
     put_number(out, k + 3, pl.seals_left)
     put_number(out, k + 4, pl.crests_left)
     k += 5
-    k = put_one_hot_n(out, k, pl.barge, RIVER_LEN)
-    k = put_counts_n(out, k, pl.supply, NUM_COLOURS)
+    k = put_one_hot(out, k, pl.barge, RIVER_LEN)
+    k = put_counts(out, k, pl.supply, NUM_COLOURS)
     put_number(out, k, supply_total(pl))
     k += 1
-    k = put_counts_n(out, k, pl.seals_in, NUM_QUARTERS)
+    k = put_counts(out, k, pl.seals_in, NUM_QUARTERS)
     put_number(out, k, quarters_with_seal(s, p))
     k += 1
-    k = put_bits_n(out, k, pl.hand, NUM_CARDS)
+    k = put_bits(out, k, pl.hand, NUM_CARDS)
     put_number(out, k, popcount64(pl.hand))
     k += 1
-    k = put_bits_n(out, k, pl.front, NUM_CARDS)
+    k = put_bits(out, k, pl.front, NUM_CARDS)
     put_number(out, k, popcount64(pl.front))
     k += 1
-    k = put_bits_n(out, k, pl.coats, NUM_COATS)
+    k = put_bits(out, k, pl.coats, NUM_COATS)
     put_number(out, k, popcount64(pl.coats))
     k += 1
     for i in range(NUM_QUARTERS):
@@ -216,9 +205,9 @@ cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
     for i in range(NUM_DESCENDANTS):
         if s.desc[i] == p:
             descs |= bit(i)
-    k = put_bits_n(out, k, crests, NUM_QUARTERS)
-    k = put_bits_n(out, k, marks, NUM_OUTER)
-    k = put_bits_n(out, k, descs, NUM_DESCENDANTS)
+    k = put_bits(out, k, crests, NUM_QUARTERS)
+    k = put_bits(out, k, marks, NUM_OUTER)
+    k = put_bits(out, k, descs, NUM_DESCENDANTS)
     for i in range(s.coat_tail_len):
         known += (s.coat_tail_known[i] >> p) & 1
     put_number(out, k, known)
@@ -251,13 +240,13 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
     numbers only. With `residual` the logits add to the logarithms of the
     chances `win` holds on entry (the 14-feature win head: the model is a
     correction of it)."""
-    cdef SeatNumbers numbers[MAX_PLAYERS]
+    cdef Numbers numbers[MAX_PLAYERS]
     cdef int n = s.num_players
     cdef double left = <double><float>game_left(s)
     cdef double top = -INFINITY, z = 0.0, logit
     cdef const double* u
     cdef const double* v
-    cdef const SeatNumbers* x
+    cdef const Numbers* x
     cdef int q, j, k, m
     for q in range(n):
         seat_numbers(s, q, &src[q * NUM_SOURCES], bonus[q], &numbers[q])
