@@ -72,7 +72,8 @@ def main(iterations: int = 2000) -> int:
     print(f"instructions per iteration (callgrind, {iterations:,} iterations each)")
     for position, players in POSITIONS:
         row = {p: count(position, players, p, iterations)[0] / iterations for p in PRESETS}
-        print(f"  {players}-player {position:<8} " + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
+        print(f"  {players}-player {position:<8} "
+              + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
               + f"  (baseline / default {row['baseline'] / row['default']:.2f}x)")
         inside, _ = count(position, players, "learned", iterations, "*learned_win*")
         _, calls = count(position, players, "learned", iterations)
