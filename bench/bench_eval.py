@@ -55,11 +55,17 @@ def per_evaluation(state, weights, base, repeats: int = REPEATS) -> tuple:
     return (time.process_time() - cpu) / repeats, (time.perf_counter() - wall) / repeats
 
 
+def shipped(players: int) -> tuple:
+    """(weights, base) of the shipped model: the search's weights, and even
+    chances for a residual model to correct (None for another)."""
+    weights, residual = learned_weights(players)
+    return (np.ascontiguousarray(weights, dtype=np.float64),
+            [1.0 / players] * players if residual else None)
+
+
 def measure(players: int, count: int = 30) -> tuple:
     """Median (CPU, wall) nanoseconds per evaluation over `count` positions."""
-    weights, residual = learned_weights(players)
-    weights = np.ascontiguousarray(weights, dtype=np.float64)
-    base = [1.0 / players] * players if residual else None
+    weights, base = shipped(players)
     times = [per_evaluation(s, weights, base) for s in positions(players, count)]
     return (1e9 * statistics.median(t[0] for t in times),
             1e9 * statistics.median(t[1] for t in times))
@@ -67,10 +73,8 @@ def measure(players: int, count: int = 30) -> tuple:
 
 def test_learned_evaluation(benchmark):
     """One 4-player evaluation, REPEATS times a round."""
-    weights, residual = learned_weights(4)
-    weights = np.ascontiguousarray(weights, dtype=np.float64)
-    state = positions(4, 1)[0]
-    benchmark(learned_win_of, state, weights, [0.25] * 4 if residual else None, REPEATS)
+    weights, base = shipped(4)
+    benchmark(learned_win_of, positions(4, 1)[0], weights, base, REPEATS)
 
 
 def main(count: int = 30) -> int:

@@ -129,11 +129,11 @@ cdef inline void seat_eval_features(const GameState* s, int p, int bonus,
 
 cdef inline void seat_bonuses(const Board* b, const GameState* s, int16_t* src,
                               int* bonus) noexcept nogil:
-    """Every seat's end-game points now (`end_bonus`): by source in `src`
-    (NUM_SOURCES numbers a seat) and in all in `bonus`, computed once for the
-    score head and the learned model's features."""
+    """Every seat's end-game points now (`end_bonus`, which writes every
+    source): by source in `src` (NUM_SOURCES numbers a seat) and in all in
+    `bonus`, computed once for the score head and the learned model's
+    features."""
     cdef int p
-    memset(src, 0, MAX_PLAYERS * NUM_SOURCES * sizeof(int16_t))
     for p in range(s.num_players):
         bonus[p] = end_bonus(b, s, p, &src[p * NUM_SOURCES])
 

@@ -148,7 +148,6 @@ cdef int seat_features(const Board* b, const GameState* s, int p, float* out) no
     """Seat p's block (F_PLAYER numbers); returns its length."""
     cdef int16_t src[NUM_SOURCES]
     cdef Numbers numbers
-    memset(src, 0, sizeof(src))
     return write_block(&numbers, seat_numbers(s, p, src, end_bonus(b, s, p, src), &numbers),
                        out)
 
