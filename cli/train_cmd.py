@@ -55,6 +55,10 @@ def train():
 @click.option("--horizon", type=click.IntRange(0, 40), default=0, show_default=True,
               help="Keep, for each turn start, the state where the search's rollout from it "
                    "is cut off after this many turns (with the game's outcome).")
+@click.option("--value-iterations", type=click.IntRange(0), default=0,
+              show_default=True,
+              help="Also give each position the win chances the bots' own search finds "
+                   "there with this many iterations (the 'value' target of fit).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel (without --scheduler).")
@@ -64,8 +68,8 @@ def train():
 @click.option("--json", "as_json", is_flag=True, help="Print a summary as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, scheduler, out,
-                 as_json, quiet):
+def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_iterations, workers,
+                 scheduler, out, as_json, quiet):
     """Play self-play games and write their positions with the outcomes.
 
     Example: ulm train selfplay --games 200 --players 2 --out data.npz
@@ -73,11 +77,12 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, 
     from mcts.cluster import ClusterError, open_executor
     from mcts.selfplay import DEFAULT_SPEC, SelfplayConfig, run_selfplay, save_dataset
     cfg = SelfplayConfig(spec=spec or DEFAULT_SPEC, players=players, games=games, seed=seed,
-                         variant=variant, sample=sample, horizon=horizon)
+                         variant=variant, sample=sample, horizon=horizon,
+                         value_iterations=value_iterations)
     try:
         cfg.validate()
     except ValueError as exc:
-        where = "--bots" if "spec" in str(exc) else "--" + str(exc).split(":")[0]
+        where = "--bots" if "spec" in str(exc) else "--" + str(exc).split(":")[0].replace("_", "-")
         raise InputError(f"{where}: {exc}") from None
     _check_out(out)
     check_workers_or_scheduler(scheduler)
@@ -126,6 +131,10 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, 
 @click.option("--residual", is_flag=True,
               help="Fit a correction of the v0.2 evaluation: the model's logits add to the "
                    "logarithms of its win chances (zero weights: that evaluation exactly).")
+@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
+              show_default=True,
+              help="What the win chances are fitted to: the games' outcomes, the searched "
+                   "values of the positions (selfplay --value-iterations), or their mean.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
@@ -134,8 +143,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, workers, 
 @json_option("the report")
 @quiet_option("No progress bar and no per-epoch lines.")
 @fail_on_input_errors
-def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, residual, seed, out,
-            plot, as_json, quiet):
+def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, residual, target, seed,
+            out, plot, as_json, quiet):
     """Fit a model of each seat's win chance to self-play data sets (one player count).
 
     Reports the training and validation cross-entropy per epoch, and on the
@@ -157,7 +166,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
         raise InputError(str(exc)) from None
     del sets                    # the merged copy is enough
     cfg = FitConfig(kind=kind, hidden=hidden, epochs=epochs, batch=batch, lr=lr, l2=l2,
-                    validation=validation, inputs=inputs, seed=seed, residual=residual)
+                    validation=validation, inputs=inputs, seed=seed, residual=residual,
+                    target=target)
     log = None if (quiet or as_json) else click.echo
     try:
         model, report = fit(merged, cfg, log=log, progress=not (quiet or as_json))
@@ -181,8 +191,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     else:
         v = report["validation"]
         click.echo(f"kept epoch {report['epoch_kept']}")
-        click.echo(f"validation ({v['positions']} positions of {v['games']} games): "
-                   f"cross-entropy {v['model']:.4f}; v0.2 evaluation {v['eval_v0.2']:.4f}; "
+        click.echo(f"validation ({v['positions']} positions of {v['games']} games, "
+                   f"target {target}): cross-entropy {v['model']:.4f}; v0.2 evaluation {v['eval_v0.2']:.4f}; "
                    f"uniform {v['uniform']:.4f}")
         for stage, row in report["validation_by_stage"].items():
             click.echo(f"  {stage}: model {row['model']:.4f}, v0.2 evaluation "
@@ -194,9 +204,13 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
 @train.command("evaluate", context_settings=HELP)
 @click.argument("model", type=click.Path(dir_okay=False))
 @click.argument("data", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
+              show_default=True,
+              help="What the win chances are compared with: the games' outcomes, the searched "
+                   "values of the positions (selfplay --value-iterations), or their mean.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @fail_on_input_errors
-def evaluate_cmd(model, data, as_json):
+def evaluate_cmd(model, data, target, as_json):
     """Cross-entropy of a fitted model's win chances on data sets (every
     position; e.g. games of another seed than it was fitted to), next to the
     v0.2 evaluation's and a uniform guess's, overall and by stage.
@@ -220,13 +234,19 @@ def evaluate_cmd(model, data, as_json):
         raise InputError(f"DATA: {merged['meta']['players']} players; the model {model} is "
                          f"for {fitted.players}")
     rows = np.arange(len(merged["round"]))
-    report = {"model": model, "data": list(data), "all": evaluate(fitted, merged, rows),
-              "by_stage": {name: evaluate(fitted, merged, rows[(merged["round"] >= lo)
-                                                               & (merged["round"] < hi)])
-                           for name, lo, hi in STAGES}}
+    try:
+        report = {"model": model, "data": list(data), "target": target,
+                  "all": evaluate(fitted, merged, rows, target),
+                  "by_stage": {name: evaluate(fitted, merged, rows[(merged["round"] >= lo)
+                                                                   & (merged["round"] < hi)],
+                                              target)
+                               for name, lo, hi in STAGES}}
+    except TrainError as exc:
+        raise InputError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(report, indent=1))
         return
+    click.echo(f"cross-entropy against the {target} target")
     for name, row in [("all", report["all"])] + list(report["by_stage"].items()):
         click.echo(f"{name}: model {row['model']:.4f}, v0.2 evaluation {row['eval_v0.2']:.4f}, "
                    f"uniform {row['uniform']:.4f} ({row['positions']} positions, "

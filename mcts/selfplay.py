@@ -13,6 +13,13 @@ cut-off, how the game goes when it is played well from the tree's leaf, not
 how the rollout policy would finish it. Cut-offs at the end of the game are
 not kept (the search scores those by their outcome).
 
+With ``value_iterations`` V > 0 every row also gets ``value``: each seat's win
+chance as the self-play bot's own search (its options, V iterations, seed
+``derive_seed(game seed, step, VALUE_STREAM)``) sees the row's position, for
+the seat to move there: the win chances of the decision it would take (the
+most visited one). A target of far less noise than the outcome, which also
+carries the luck of the rest of the game (``mcts.train``, ``target``).
+
 Reproducible: game g of a run of seed S is dealt from
 ``derive_seed(S, g)``; every seat's bot is reseeded from its spec's seed, that
 game seed and the seat (mcts.games.bot_seed, as in tournaments); the
@@ -40,9 +47,12 @@ game            (R,) i4      game index within the run
 game_seed       (R,) u8      seed of the game's deal
 round           (R,) i1      round of the position (0..9)
 turn_player     (R,) i1      seat to move
+value           (R, N) f4    only with value_iterations: each seat's win
+                             chance by a search of the position (above)
 meta            ()  str      JSON: format, layout version, players, variant,
-                             bot spec, seed, games, sample, horizon (0 in
-                             files without it), feature count
+                             bot spec, seed, games, sample, horizon and
+                             value_iterations (0 in files without them),
+                             feature count
 ==============  ===========  ==================================================
 """
 from __future__ import annotations
@@ -63,9 +73,12 @@ DATASET_FORMAT = "ulm-selfplay/1"
 DEFAULT_SPEC = "ismcts:preset=v0.2,iterations=300"
 SAMPLE_STREAM = 1 << 30
 HORIZON_STREAM = (1 << 30) + 1
+VALUE_STREAM = (1 << 30) + 2
+MAX_VALUE_ITERATIONS = 1_000_000
 ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
+OPTIONAL_ARRAYS = ("value",)     # per seat; written only by runs that compute them
 
 
 class DatasetError(ValueError):
@@ -81,9 +94,10 @@ class SelfplayConfig:
     variant: str = "basic"
     sample: float = 1.0
     horizon: int = 0
+    value_iterations: int = 0
 
     def validate(self) -> None:
-        from mcts.bots import make_bot
+        from mcts.bots import IsmctsBot, make_bot
         if self.players not in (2, 3, 4):
             raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {self.players!r}")
         if not isinstance(self.games, int) or self.games < 1:
@@ -94,27 +108,35 @@ class SelfplayConfig:
             raise ValueError(f"sample: a share of the turn starts in (0, 1], got {self.sample!r}")
         if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 40:
             raise ValueError(f"horizon: turns of rollout, 0 to 40, got {self.horizon!r}")
-        make_bot(self.spec, self.players)   # ValueError naming the bad part of the spec
+        if (not isinstance(self.value_iterations, int)
+                or not 0 <= self.value_iterations <= MAX_VALUE_ITERATIONS):
+            raise ValueError(f"value_iterations: 0 to {MAX_VALUE_ITERATIONS}, "
+                             f"got {self.value_iterations!r}")
+        bot = make_bot(self.spec, self.players)   # ValueError naming the bad part of the spec
+        if self.value_iterations and not isinstance(bot, IsmctsBot):
+            raise ValueError(f"value_iterations: the values come from the bots' own search, "
+                             f"which needs an ismcts bot, got {self.spec}")
 
     def todo(self) -> list:
         return [(g, derive_seed(self.seed, g), self.players, self.spec, self.variant,
-                 self.sample, self.horizon) for g in range(self.games)]
+                 self.sample, self.horizon, self.value_iterations) for g in range(self.games)]
 
 
 def play_selfplay_game(args) -> dict:
     """Play one self-play game; its positions and outcome as arrays (see the module)."""
     import ulm
     from mcts import _search
-    from mcts.bots import make_bot
+    from mcts.bots import make_bot, search_options
     from mcts.evaluation import eval_parameters
     from mcts.games import bot_seed, ranks_of
-    game, game_seed, players, spec, variant, sample, horizon = args
+    from mcts.search import search
+    game, game_seed, players, spec, variant, sample, horizon, value_iterations = args
     bots = [make_bot(spec) for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.reseed(bot_seed(bot.seed, game_seed, seat))
     score_w, win_w = eval_parameters(players, "v0.2")
     state = ulm.Game(players=players, variant=variant).new_game(game_seed)
-    feats, base, ewin, escore, rounds, movers = [], [], [], [], [], []
+    feats, base, ewin, escore, rounds, movers, values = [], [], [], [], [], [], []
     step = 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -135,6 +157,12 @@ def play_selfplay_game(args) -> dict:
                 raw = cut.raw()
                 rounds.append(raw["round"])
                 movers.append(raw["turn_player"])
+                if value_iterations:
+                    found = search(cut, iterations=value_iterations,
+                                   seed=derive_seed(game_seed, step, VALUE_STREAM),
+                                   determinize=bots[0].determinize,
+                                   **search_options(bots[0].config))
+                    values.append(found.best.win_probability)
         p = state.current_player()
         state.apply_action(bots[p].choose(state.clone()))
     final = state.scores()
@@ -143,7 +171,7 @@ def play_selfplay_game(args) -> dict:
     ranks = ranks_of(final, state.returns())
     rows = len(feats)
     width = F.feature_count(players)
-    return {
+    out = {
         "game": game, "game_seed": game_seed, "decisions": step,
         "features": np.asarray(feats, dtype=np.float32).reshape(rows, width),
         "base_features": np.asarray(base, dtype=np.float32).reshape(rows, players, -1),
@@ -155,6 +183,9 @@ def play_selfplay_game(args) -> dict:
         "round": np.asarray(rounds, dtype=np.int8),
         "turn_player": np.asarray(movers, dtype=np.int8),
     }
+    if value_iterations:
+        out["value"] = np.asarray(values, dtype=np.float32).reshape(rows, players)
+    return out
 
 
 def run_selfplay(cfg: SelfplayConfig, workers: int = 1, scheduler=None,
@@ -192,6 +223,8 @@ def run_selfplay(cfg: SelfplayConfig, workers: int = 1, scheduler=None,
                                          for r in ordered])
         else:
             data[name] = np.concatenate([r[name] for r in ordered])
+    if cfg.value_iterations:
+        data["value"] = np.concatenate([r["value"] for r in ordered])
     meta = dict(format=DATASET_FORMAT, layout=F.LAYOUT_VERSION,
                 feature_count=F.feature_count(cfg.players), **asdict(cfg),
                 decisions=int(sum(r["decisions"] for r in ordered)))
@@ -203,7 +236,7 @@ def save_dataset(path, data: dict) -> None:
     """Write a data set to `path` (.npz, compressed) atomically: a failed or
     interrupted write leaves no file behind."""
     path = os.fspath(path)
-    arrays = {name: data[name] for name in ROW_ARRAYS}
+    arrays = {name: data[name] for name in ROW_ARRAYS + OPTIONAL_ARRAYS if name in data}
     arrays["meta"] = np.array(json.dumps(data["meta"]))
     write_npz(path, arrays, compressed=True)
 
@@ -239,7 +272,8 @@ def load_dataset(path) -> dict:
     if n not in (2, 3, 4):
         raise DatasetError(f"{path}: players must be 2, 3 or 4, got {n!r}")
     if arrays["features"].shape != (rows, F.feature_count(n)) or any(
-            arrays[name].shape != (rows, n) for name in PER_SEAT) or any(
+            arrays[name].shape != (rows, n) for name in PER_SEAT + OPTIONAL_ARRAYS
+            if name in arrays) or any(
             len(arrays[name]) != rows for name in ROW_ARRAYS):
         raise DatasetError(f"{path}: arrays of inconsistent shapes")
     arrays["meta"] = meta
@@ -268,5 +302,8 @@ def merge_datasets(datasets: list, names: list | None = None) -> dict:
     for name in ROW_ARRAYS:
         out[name] = (np.concatenate(games) if name == "game"
                      else np.concatenate([d[name] for d in datasets]))
+    for name in OPTIONAL_ARRAYS:    # kept only where every data set has it
+        if all(name in d for d in datasets):
+            out[name] = np.concatenate([d[name] for d in datasets])
     out["meta"] = dict(datasets[0]["meta"], sources=[d["meta"] for d in datasets])
     return out

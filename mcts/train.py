@@ -31,9 +31,13 @@ logits are added to the logarithms of the v0.2 evaluation's win chances
 model of zero weights is that evaluation exactly, and `l2` keeps the fit near
 it where the data say little.
 
-Training minimises the cross-entropy of the win chances against the games'
-win shares (mcts.selfplay: 1 for the winner, 1/k for k shared winners) plus
-`l2` x the squared weights, by mini-batch Adam. The games (not the positions)
+Training minimises the cross-entropy of the win chances against a target
+(``target``) plus `l2` x the squared weights, by mini-batch Adam. Targets:
+``outcome``, the games' win shares (mcts.selfplay: 1 for the winner, 1/k for k
+shared winners); ``value``, the win chances a search found at the position
+(the data set's ``value``, from ``value_iterations``): far less noise, since
+the outcome also carries the luck of the rest of the game, but the search's
+own beliefs; ``mix``, their mean. The games (not the positions)
 are split into training and validation, so positions of one game never sit
 on both sides; the model kept is that of the epoch with the lowest
 validation cross-entropy (the last epoch without validation). The training
@@ -62,6 +66,7 @@ from mcts import features as F
 from mcts.model import (EPS, INPUTS, MODEL_FORMAT, Model, TrainError, base_logits, input_width,
                         logits, seat_inputs, softmax)
 
+TARGETS = ("outcome", "value", "mix")
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
 TRAIN_SAMPLE = 20000
 ADAM = (0.9, 0.999, 1e-8)
@@ -79,6 +84,7 @@ class FitConfig:
     inputs: str = "rich"
     seed: int = 0
     residual: bool = False
+    target: str = "outcome"
 
 
 def init_params(kind: str, width: int, hidden: int, rng) -> dict:
@@ -88,6 +94,20 @@ def init_params(kind: str, width: int, hidden: int, rng) -> dict:
         params["b1"] = np.zeros(hidden)
         params["v"] = rng.normal(0.0, 1.0 / math.sqrt(hidden), size=hidden)
     return params
+
+
+def targets_of(data: dict, target: str = "outcome") -> np.ndarray:
+    """The win chances a model is fitted to, one row per position (see the module)."""
+    if target not in TARGETS:
+        raise TrainError(f"--target: one of {', '.join(TARGETS)}, got {target!r}")
+    if target != "outcome" and "value" not in data:
+        raise TrainError(f"--target {target}: the data set has no searched values "
+                         "(ulm train selfplay --value-iterations)")
+    win = data["win"].astype(np.float64)
+    if target == "outcome":
+        return win
+    value = data["value"].astype(np.float64)
+    return value if target == "value" else 0.5 * (win + value)
 
 
 def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
@@ -164,6 +184,7 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     n = data["meta"]["players"]
     rows = len(data["round"])
     games = len(np.unique(data["game"]))
+    y = targets_of(data, cfg.target)
     if rows == 0:
         raise TrainError("data: no positions to fit")
     train_rows, val_rows = split_games(data, cfg.validation, cfg.seed)
@@ -184,7 +205,6 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
                 data=dict(positions=rows, games=games, spec=data["meta"].get("spec"),
                           seed=data["meta"].get("seed")))
     model = Model(params, mean, std, meta)
-    y = data["win"].astype(np.float64)
     history = []
     step = 0
     best = (math.inf, None, 0)       # validation cross-entropy, parameters, epoch
@@ -236,21 +256,23 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     meta["epoch_kept"] = kept
     report = {"players": n, "kind": cfg.kind, "inputs": cfg.inputs, "positions": rows,
               "games": games, "history": history, "epoch_kept": kept,
-              "validation": evaluate(model, data, val_rows),
+              "validation": evaluate(model, data, val_rows, cfg.target),
               "validation_by_stage": {
                   name: evaluate(model, data, val_rows[(data["round"][val_rows] >= lo)
-                                                       & (data["round"][val_rows] < hi)])
+                                                       & (data["round"][val_rows] < hi)],
+                                 cfg.target)
                   for name, lo, hi in STAGES}}
     meta["validation"] = report["validation"]
     meta["history"] = history
     return model, report
 
 
-def evaluate(model: Model, data: dict, rows) -> dict:
-    """Cross-entropy on `rows` of the model, of the v0.2 evaluation (recorded in
-    the data set) and of a uniform guess, and the targets' own entropy."""
+def evaluate(model: Model, data: dict, rows, target: str = "outcome") -> dict:
+    """Cross-entropy against `target` (`targets_of`) on `rows` of the model, of
+    the v0.2 evaluation (recorded in the data set) and of a uniform guess, and
+    the targets' own entropy."""
     rows = np.asarray(rows, dtype=np.int64)
-    y = data["win"][rows].astype(np.float64)
+    y = targets_of(data, target)[rows]
     n = data["meta"]["players"]
     games = len(np.unique(data["game"][rows])) if len(rows) else 0
     return {"positions": len(rows), "games": games,
