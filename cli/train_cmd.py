@@ -271,6 +271,11 @@ def evaluate_cmd(model, data, target, as_json):
                    "start (as `selfplay --horizon`); match the searches' horizon.")
 @click.option("--residual/--no-residual", default=True, show_default=True,
               help="Fit corrections of the v0.2 evaluation (as `fit --residual`).")
+@click.option("--value-iterations", type=click.IntRange(0), default=0, show_default=True,
+              help="Also search each position with this many iterations of the round's "
+                   "search (as `selfplay --value-iterations`).")
+@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
+              show_default=True, help="What the fits aim at (as `fit --target`).")
 @click.option("--check-games", type=click.IntRange(0), default=100, show_default=True,
               help="Games of each round's check against --opponent (0: no check).")
 @click.option("--check-budget", default="iterations=1000", show_default=True,
@@ -297,7 +302,7 @@ def evaluate_cmd(model, data, target, as_json):
 @quiet_option("No progress bars and no per-step lines.")
 @fail_on_input_errors
 def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon, residual,
-               check_games, check_budget, opponent, epochs, lr, l2, validation, seed, workers,
+               value_iterations, target, check_games, check_budget, opponent, epochs, lr, l2, validation, seed, workers,
                scheduler, out, plot, as_json, quiet):
     """Expert iteration: self-play, fit a linear model, check it against the
     v0.2 search, and play the next round with the search of that model.
@@ -314,8 +319,9 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
                        learned_spec=learned_spec or LEARNED_SPEC,
                        window=window, check_games=check_games, check_budget=check_budget,
                        opponent=opponent or OPPONENT, seed=seed, horizon=horizon,
+                       value_iterations=value_iterations,
                        fit=replace(base.fit, epochs=epochs, lr=lr, l2=l2,
-                                   validation=validation, residual=residual))
+                                   validation=validation, residual=residual, target=target))
     where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent"}
     for name, option in where.items():
         try:
@@ -327,7 +333,9 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
         cfg.validate()
     except ValueError as exc:
         text = str(exc)
-        option = "--" + text.split(":")[0] if text.startswith("validation") else "--check-budget"
+        first = text.split(":")[0]
+        option = ("--" + first.replace("_", "-")
+                  if first in ("validation", "target", "value_iterations") else "--check-budget")
         raise InputError(f"{option}: {text}") from None
     if os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out: {out}: is a file; give a folder")

@@ -6,7 +6,9 @@ search's cut-off `horizon` turns after each turn start (mcts.selfplay); it
 evaluates the search of round 1's games
 (``learned_spec`` with ``model=`` the new file), and so on: each round's
 search is the previous round's with a better evaluation, and each model is
-fitted to the games of the latest `window` rounds. After each fit, the search
+fitted to the games of the latest `window` rounds. With `value_iterations`
+each round's search also gives the values of its positions, and the fits
+take ``fit.target`` (mcts.train: outcome, value or their mix). After each fit, the search
 with the new model plays a check tournament against `opponent` (duplicate
 deals, both sides at the same budget), so the curve shows strength beside the
 loss.
@@ -49,6 +51,7 @@ class RoundsConfig:
     opponent: str = OPPONENT
     seed: int = 0
     horizon: int = 2                # the data's rows: the search's cut-off this many turns on
+    value_iterations: int = 0       # also search each row (mcts.selfplay); for fit.target
     fit: FitConfig = field(default_factory=lambda: FitConfig(
         kind="linear", inputs="staged", epochs=6, batch=512, lr=1e-3, l2=1e-3, validation=0.1,
         residual=True))
@@ -66,8 +69,14 @@ class RoundsConfig:
                              "out none; give more games or validation 0")
         if self.fit.kind != "linear":
             raise ValueError("the search evaluates linear models: fit.kind must be linear")
+        if self.fit.target != "outcome" and not self.value_iterations:
+            raise ValueError(f"target: {self.fit.target} needs searched values; give "
+                             "value_iterations")
         for name in ("first_spec", "learned_spec", "opponent"):
             make_bot(getattr(self, name), self.players)
+        for spec in (self.first_spec, self.learned_spec):   # the values need a search
+            SelfplayConfig(spec=spec, players=self.players, horizon=self.horizon,
+                           value_iterations=self.value_iterations).validate()
         make_bot(_with_budget(self.opponent, self.check_budget))
 
 
@@ -100,7 +109,8 @@ def run_rounds(cfg: RoundsConfig, out, workers: int = 1, scheduler=None,
         say(f"round {r}: {cfg.games} self-play games of {spec}")
         data = run_selfplay(SelfplayConfig(spec=spec, players=cfg.players, games=cfg.games,
                                            seed=derive_seed(cfg.seed, 2 * r),
-                                           horizon=cfg.horizon),
+                                           horizon=cfg.horizon,
+                                           value_iterations=cfg.value_iterations),
                             workers=workers, scheduler=scheduler, progress=progress)
         save_dataset(data_path, data)
         data_files.append(os.fspath(data_path))

@@ -168,3 +168,24 @@ def test_the_commands(valued, tmp_path):
               "--out", tmp_path / "n.npz"], ["--value-iterations", "ismcts"])]:
         assert_input_error(run("train", *args), *[str(w) for w in words])
     assert not (tmp_path / "n.npz").exists()
+
+
+def test_rounds_fit_the_searched_values(tmp_path):
+    """`ulm train rounds --value-iterations N --target T`: each round's data set
+    has the values of its own search, and each fit aims at T."""
+    res = run("train", "rounds", "--rounds", 2, "--games", 4, "--first-bots", SPEC,
+              "--bots", "ismcts:eval=learned,iterations=8", "--value-iterations", 10,
+              "--target", "mix", "--check-games", 0, "--epochs", 1, "--workers", 1,
+              "--validation", 0.25, "--seed", 5, "--json", "--out", tmp_path / "r")
+    assert res.exit_code == 0, res.output
+    for r in (0, 1):
+        data = load_dataset(tmp_path / "r" / f"data-{r}.npz")
+        assert data["meta"]["value_iterations"] == 10 and "value" in data
+    from mcts.model import load_model
+    assert load_model(tmp_path / "r" / "model-1.npz").meta["target"] == "mix"
+    for args, words in [
+            (["--target", "value"], ["--target", "value_iterations"]),
+            (["--value-iterations", 5, "--first-bots", "greedy"], ["--value-iterations",
+                                                                   "ismcts"])]:
+        assert_input_error(run("train", "rounds", "--out", tmp_path / "bad", *args), *words)
+    assert not (tmp_path / "bad").exists()
