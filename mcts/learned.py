@@ -4,7 +4,8 @@ the compiled search reads.
 ``evaluation="learned"`` (the bots' ``eval=learned``) scores a cut-off with
 a linear model over the rich features of mcts.features (the seats' blocks,
 and the same times the share of the game left: ``ulm train fit --model
-linear --inputs staged``), fitted to the outcomes of self-play games: one
+linear --inputs staged``), fitted to self-play games (the two-player model
+to the mean of the outcomes and the search's values, ``--target mix``): one
 model per player count, shipped in mcts/models/ (``LEARNED_MODELS``;
 docs/training.md has the commands that made them), or a model file of the
 user's (``model=``). A residual model corrects the 14-feature win head of
@@ -20,7 +21,7 @@ from mcts._search import FEATURE_GLOBAL, FEATURE_PLAYER
 from mcts.model import TrainError, load_model
 
 # The learned models, by player count (files in the package's models/ folder).
-LEARNED_MODELS = {2: "learned-2p-v1.npz", 3: "learned-3p-v1.npz", 4: "learned-4p-v1.npz"}
+LEARNED_MODELS = {2: "learned-2p-v2.npz", 3: "learned-3p-v1.npz", 4: "learned-4p-v1.npz"}
 
 __all__ = ["LEARNED_MODELS", "is_residual", "learned_model", "learned_weights", "search_weights"]
 

@@ -129,7 +129,7 @@ def test_sdist_holds_what_its_tests_need(sdist):
         assert not missing, (folder, sorted(missing))
     for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFEST.in",
                  "ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_api.pxi", "ulm/data/board.json",
-                 "mcts/_search.pyx", "mcts/_features.pxi", "mcts/models/learned-2p-v1.npz",
+                 "mcts/_search.pyx", "mcts/_features.pxi", "mcts/models/learned-2p-v2.npz",
                  "tests/golden/legal_counts.txt", "examples/generate.py"):
         assert name in names, name
     built = sorted(n for n in names if n.endswith((".c", ".so", ".o", ".pyc")))
@@ -159,7 +159,7 @@ def test_wheel_carries_no_generated_c(tmp_path):
     assert not [f for f in files if f.endswith(".c")], sorted(files)
     for name in ("ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_fastcore.pyi", "ulm/py.typed",
                  "ulm/data/board.json", "mcts/_search.pxd", "cli/main.py",
-                 "mcts/models/learned-2p-v1.npz", "mcts/models/learned-3p-v1.npz",
+                 "mcts/models/learned-2p-v2.npz", "mcts/models/learned-3p-v1.npz",
                  "mcts/models/learned-4p-v1.npz"):
         assert name in files, name
 

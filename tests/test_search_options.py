@@ -611,6 +611,26 @@ def test_iterations_per_decision_bench_compares_both_presets(capsys):
     assert out[3].split()[0] == "ratio" and means["default"] > means["baseline"]
 
 
+def test_decision_agreement_bench_compares_with_the_reference(capsys):
+    """bench/decision_agreement.py: a row per budget up to the reference's; the
+    reference's own search (its budget and seed) takes every one of its
+    decisions and gives up nothing, a small search does not."""
+    from mcts import search
+    from mcts.bots import search_options
+    from bench import decision_agreement as bench
+    found = bench.positions(6)
+    assert len(found) == 6 and all(len(s.legal_actions()) >= 2 for s in found)
+    assert bench.budgets(4000) == [250, 1000, 4000] and bench.budgets(300) == [250, 300]
+    opts = search_options("v0.2")
+    ref = [search(s, iterations=2000, seed=bench.REFERENCE_SEED, **opts) for s in found]
+    assert bench.compare(found, ref, 2000, opts, seed=bench.REFERENCE_SEED) == (1.0, 0.0)
+    same, lost = bench.compare(found, ref, 20, opts)
+    assert same < 1.0 and lost > 0
+    assert bench.main("ismcts:preset=v0.2", 3, 300) == 0
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [int(r.split()[0].replace(",", "")) for r in rows] == [250, 300]
+
+
 @pytest.mark.parametrize("mode", [["--games", "300"], ["--search", "baseline", "--iterations", "300"]])
 def test_ab_core_compares_two_builds(capsys, mode):
     """bench/ab_core.py times playouts (or a preset's search) of two trees in
