@@ -192,8 +192,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
         v = report["validation"]
         click.echo(f"kept epoch {report['epoch_kept']}")
         click.echo(f"validation ({v['positions']} positions of {v['games']} games, "
-                   f"target {target}): cross-entropy {v['model']:.4f}; v0.2 evaluation {v['eval_v0.2']:.4f}; "
-                   f"uniform {v['uniform']:.4f}")
+                   f"target {target}): cross-entropy {v['model']:.4f}; "
+                   f"v0.2 evaluation {v['eval_v0.2']:.4f}; uniform {v['uniform']:.4f}")
         for stage, row in report["validation_by_stage"].items():
             click.echo(f"  {stage}: model {row['model']:.4f}, v0.2 evaluation "
                        f"{row['eval_v0.2']:.4f} ({row['positions']} positions)")
@@ -302,8 +302,8 @@ def evaluate_cmd(model, data, target, as_json):
 @quiet_option("No progress bars and no per-step lines.")
 @fail_on_input_errors
 def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon, residual,
-               value_iterations, target, check_games, check_budget, opponent, epochs, lr, l2, validation, seed, workers,
-               scheduler, out, plot, as_json, quiet):
+               value_iterations, target, check_games, check_budget, opponent, epochs, lr, l2,
+               validation, seed, workers, scheduler, out, plot, as_json, quiet):
     """Expert iteration: self-play, fit a linear model, check it against the
     v0.2 search, and play the next round with the search of that model.
 

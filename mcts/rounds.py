@@ -8,10 +8,10 @@ evaluates the search of round 1's games
 search is the previous round's with a better evaluation, and each model is
 fitted to the games of the latest `window` rounds. With `value_iterations`
 each round's search also gives the values of its positions, and the fits
-take ``fit.target`` (mcts.train: outcome, value or their mix). After each fit, the search
-with the new model plays a check tournament against `opponent` (duplicate
-deals, both sides at the same budget), so the curve shows strength beside the
-loss.
+take ``fit.target`` (mcts.train: outcome, value or their mix). After each
+fit, the search with the new model plays a check tournament against
+`opponent` (duplicate deals, both sides at the same budget), so the curve
+shows strength beside the loss.
 
 Everything is reproducible from `seed`: round r's games come from
 ``derive_seed(seed, 2 r)`` and its check from ``derive_seed(seed, 2 r + 1)``;
