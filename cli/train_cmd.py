@@ -9,7 +9,8 @@ import click
 from cli import (HELP, SCHEDULER_HELP, FiniteFloatRange, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
                  scheduler_option, workers_option)
-from mcts import MAX_WORKERS
+from mcts import MAX_ITERATIONS, MAX_WORKERS
+from mcts.train import TARGETS
 
 
 def _check_out(out: str, option: str = "--out") -> None:
@@ -23,6 +24,16 @@ def _check_out(out: str, option: str = "--out") -> None:
         raise InputError(f"{option}: {folder}: no such folder")
     if not os.access(folder, os.W_OK):
         raise InputError(f"{option}: {folder}: permission denied")
+
+
+def _target_option(help: str):
+    return click.option("--target", type=click.Choice(TARGETS), default="outcome",
+                        show_default=True, help=help)
+
+
+def _value_iterations_option(help: str):
+    return click.option("--value-iterations", type=click.IntRange(0, MAX_ITERATIONS), default=0,
+                        show_default=True, help=help)
 
 
 def _plot_option(help: str):
@@ -55,10 +66,8 @@ def train():
 @click.option("--horizon", type=click.IntRange(0, 40), default=0, show_default=True,
               help="Keep, for each turn start, the state where the search's rollout from it "
                    "is cut off after this many turns (with the game's outcome).")
-@click.option("--value-iterations", type=click.IntRange(0), default=0,
-              show_default=True,
-              help="Also give each position the win chances the bots' own search finds "
-                   "there with this many iterations (the 'value' target of fit).")
+@_value_iterations_option("Also give each position the win chances the bots' own search "
+                          "finds there with this many iterations (the 'value' target of fit).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               default=min(os.cpu_count() or 1, MAX_WORKERS), show_default=True,
               help="Worker processes playing games in parallel (without --scheduler).")
@@ -131,10 +140,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
 @click.option("--residual", is_flag=True,
               help="Fit a correction of the v0.2 evaluation: the model's logits add to the "
                    "logarithms of its win chances (zero weights: that evaluation exactly).")
-@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
-              show_default=True,
-              help="What the win chances are fitted to: the games' outcomes, the searched "
-                   "values of the positions (selfplay --value-iterations), or their mean.")
+@_target_option("What the win chances are fitted to: the games' outcomes, the searched "
+                "values of the positions (selfplay --value-iterations), or their mean.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
@@ -204,10 +211,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
 @train.command("evaluate", context_settings=HELP)
 @click.argument("model", type=click.Path(dir_okay=False))
 @click.argument("data", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
-              show_default=True,
-              help="What the win chances are compared with: the games' outcomes, the searched "
-                   "values of the positions (selfplay --value-iterations), or their mean.")
+@_target_option("What the win chances are compared with: the games' outcomes, the searched "
+                "values of the positions (selfplay --value-iterations), or their mean.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @fail_on_input_errors
 def evaluate_cmd(model, data, target, as_json):
@@ -271,11 +276,9 @@ def evaluate_cmd(model, data, target, as_json):
                    "start (as `selfplay --horizon`); match the searches' horizon.")
 @click.option("--residual/--no-residual", default=True, show_default=True,
               help="Fit corrections of the v0.2 evaluation (as `fit --residual`).")
-@click.option("--value-iterations", type=click.IntRange(0), default=0, show_default=True,
-              help="Also search each position with this many iterations of the round's "
-                   "search (as `selfplay --value-iterations`).")
-@click.option("--target", type=click.Choice(["outcome", "value", "mix"]), default="outcome",
-              show_default=True, help="What the fits aim at (as `fit --target`).")
+@_value_iterations_option("Also search each position with this many iterations of the "
+                          "round's search (as `selfplay --value-iterations`).")
+@_target_option("What the fits aim at (as `fit --target`).")
 @click.option("--check-games", type=click.IntRange(0), default=100, show_default=True,
               help="Games of each round's check against --opponent (0: no check).")
 @click.option("--check-budget", default="iterations=1000", show_default=True,

@@ -72,11 +72,10 @@ class RoundsConfig:
         if self.fit.target != "outcome" and not self.value_iterations:
             raise ValueError(f"target: {self.fit.target} needs searched values; give "
                              "value_iterations")
-        for name in ("first_spec", "learned_spec", "opponent"):
-            make_bot(getattr(self, name), self.players)
-        for spec in (self.first_spec, self.learned_spec):   # the values need a search
+        for spec in (self.first_spec, self.learned_spec):   # the bots, and the values' search
             SelfplayConfig(spec=spec, players=self.players, horizon=self.horizon,
                            value_iterations=self.value_iterations).validate()
+        make_bot(self.opponent, self.players)
         make_bot(_with_budget(self.opponent, self.check_budget))
 
 

@@ -68,13 +68,13 @@ from ulm import derive_seed
 
 from mcts import features as F
 from mcts.model import write_npz
+from mcts.search import MAX_ITERATIONS
 
 DATASET_FORMAT = "ulm-selfplay/1"
 DEFAULT_SPEC = "ismcts:preset=v0.2,iterations=300"
 SAMPLE_STREAM = 1 << 30
 HORIZON_STREAM = (1 << 30) + 1
 VALUE_STREAM = (1 << 30) + 2
-MAX_VALUE_ITERATIONS = 1_000_000
 ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
@@ -109,8 +109,8 @@ class SelfplayConfig:
         if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 40:
             raise ValueError(f"horizon: turns of rollout, 0 to 40, got {self.horizon!r}")
         if (not isinstance(self.value_iterations, int)
-                or not 0 <= self.value_iterations <= MAX_VALUE_ITERATIONS):
-            raise ValueError(f"value_iterations: 0 to {MAX_VALUE_ITERATIONS}, "
+                or not 0 <= self.value_iterations <= MAX_ITERATIONS):
+            raise ValueError(f"value_iterations: 0 to {MAX_ITERATIONS}, "
                              f"got {self.value_iterations!r}")
         bot = make_bot(self.spec, self.players)   # ValueError naming the bad part of the spec
         if self.value_iterations and not isinstance(bot, IsmctsBot):

@@ -162,8 +162,8 @@ def test_the_commands(valued, tmp_path):
             (["fit", data, "--target", "score"], ["--target"]),
             (["selfplay", "--value-iterations", -1, "--out", tmp_path / "n.npz"],
              ["--value-iterations"]),
-            (["selfplay", "--value-iterations", 10**7, "--out", tmp_path / "n.npz"],
-             ["--value-iterations", "1000000"]),
+            (["selfplay", "--value-iterations", 2**31, "--out", tmp_path / "n.npz"],
+             ["--value-iterations", "2147483647"]),
             (["selfplay", "--bots", "greedy", "--value-iterations", 5,
               "--out", tmp_path / "n.npz"], ["--value-iterations", "ismcts"])]:
         assert_input_error(run("train", *args), *[str(w) for w in words])
