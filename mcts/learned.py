@@ -21,7 +21,7 @@ from mcts._search import FEATURE_GLOBAL, FEATURE_PLAYER
 from mcts.model import TrainError, load_model
 
 # The learned models, by player count (files in the package's models/ folder).
-LEARNED_MODELS = {2: "learned-2p-v2.npz", 3: "learned-3p-v1.npz", 4: "learned-4p-v2.npz"}
+LEARNED_MODELS = {2: "learned-2p-v2.npz", 3: "learned-3p-v2.npz", 4: "learned-4p-v2.npz"}
 
 __all__ = ["LEARNED_MODELS", "is_residual", "learned_model", "learned_weights", "search_weights"]
 

@@ -159,7 +159,7 @@ def test_wheel_carries_no_generated_c(tmp_path):
     assert not [f for f in files if f.endswith(".c")], sorted(files)
     for name in ("ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_fastcore.pyi", "ulm/py.typed",
                  "ulm/data/board.json", "mcts/_search.pxd", "cli/main.py",
-                 "mcts/models/learned-2p-v2.npz", "mcts/models/learned-3p-v1.npz",
+                 "mcts/models/learned-2p-v2.npz", "mcts/models/learned-3p-v2.npz",
                  "mcts/models/learned-4p-v2.npz"):
         assert name in files, name
 
