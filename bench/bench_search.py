@@ -1,5 +1,6 @@
-"""ISMCTS speed: the default search next to the baseline preset (the previous
-release's search), from the 4-player opening decision and a mid-game position.
+"""ISMCTS speed: the default search next to the search of release 0.2
+(`preset=v0.2`) and the baseline preset (release 0.1.0's search), from the
+4-player opening decision and a mid-game position.
 
     pytest bench/bench_search.py              # pytest-benchmark suite
     python bench/bench_search.py [SECONDS]    # plain figures: iterations/s, CPU time too
@@ -24,7 +25,7 @@ from ulm.benchmarks import midgame_state  # noqa: E402
 TARGET_ONE_CORE = 5000
 TARGET_TWO_WORKERS = 1.7
 ITERATIONS = 20000
-PRESETS = ("default", "baseline")
+PRESETS = ("default", "v0.2", "baseline")
 
 
 def opening(players=4, seed=1):
@@ -132,7 +133,7 @@ def test_ismcts_opening_two_workers(benchmark):
 
 def main(seconds=3.0, rounds=3):
     print(f"ISMCTS iterations/s, {seconds:g} s per figure, {os.cpu_count()} cores; "
-          f"default and baseline interleaved, {rounds} rounds (wall /s, CPU /s)")
+          f"{', '.join(PRESETS)} interleaved, {rounds} rounds (wall /s, CPU /s)")
     for label, state in (("4-player opening push", opening()), ("4-player mid-game", midgame())):
         best = {}
         for _ in range(rounds):
@@ -144,8 +145,9 @@ def main(seconds=3.0, rounds=3):
             wall, cpu, n = best[preset]
             print(f"  {label:<22} {preset:<9}: {wall:9,.0f} /s wall, {cpu:9,.0f} /s CPU "
                   f"(best of {rounds}; {n:,} iterations)")
-        print(f"  {label:<22} ratio    : {best['default'][1] / best['baseline'][1]:.2f}x "
-              "(CPU)")
+        print(f"  {label:<22} ratio    : default / baseline "
+              f"{best['default'][1] / best['baseline'][1]:.2f}x, default / v0.2 "
+              f"{best['default'][1] / best['v0.2'][1]:.2f}x (CPU)")
     one, r1 = rate(opening(), seconds)
     print(f"  opening push, random rollouts, 1 worker: {one:9,.0f} /s "
           f"({r1.iterations:,} iterations; target {TARGET_ONE_CORE:,})")

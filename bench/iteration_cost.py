@@ -4,11 +4,12 @@
 
 Runs, under `valgrind --tool=callgrind` with collection switched on only
 inside the compiled search loop (`Searcher.run_loop`), a fixed number of
-iterations of the default search, of the same with the learned evaluation
-(eval=learned) and of the baseline preset from the opening push and the
-mid-game position of `ulm bench`, in 4 and in 2 players, and prints the
-instructions per iteration; then the instructions of one learned evaluation
-(`learned_win`, counted alone) and their share of an iteration. Instruction
+iterations of the default search (the learned evaluation 2 turns on), of the
+search of release 0.2 (`preset=v0.2`: the linear evaluation 8 turns on) and
+of the baseline preset from the opening push and the mid-game position of
+`ulm bench`, in 4 and in 2 players, and prints the instructions per
+iteration; then the instructions of one learned evaluation (`learned_win`,
+counted alone) and their share of the default's iteration. Instruction
 counts do not depend on the load of the machine, unlike timings.
 """
 from __future__ import annotations
@@ -23,30 +24,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 POSITIONS = (("opening", 4), ("midgame", 4), ("opening", 2), ("midgame", 2))
-PRESETS = ("default", "learned", "baseline")
+PRESETS = ("default", "v0.2", "baseline")
 
 
 def _child(position: str, players: int, preset: str, iterations: int) -> None:
     """Inside valgrind: grow one tree by `iterations` iterations."""
     from bench.bench_search import midgame, opening
     from mcts._search import Searcher
-    from mcts.bots import PRESETS as BOT_PRESETS
     from mcts.bots import search_options
     from mcts.evaluation import eval_parameters
     from mcts.learned import learned_weights
-    from mcts.search import horizon_turns
+    from mcts.search import default_horizon, horizon_turns
 
     state = opening(players) if position == "opening" else midgame(players)
-    config = dict(BOT_PRESETS["default"], eval=preset) if preset in ("default", "learned") \
-        else preset
-    opts = search_options(config)
+    opts = search_options(preset)
     opts.pop("final")
-    if opts.pop("evaluation", "linear") == "learned":
-        opts["learned_weights"], opts["learned_residual"] = learned_weights(state.num_players())
-    opts["horizon"] = horizon_turns(opts["horizon"], state.num_players())
+    # what search() does with these before it builds the Searcher
+    evaluation, weights = opts.pop("evaluation"), opts.pop("weights", "default")
+    horizon = default_horizon(evaluation) if opts["horizon"] is None else opts["horizon"]
+    opts["horizon"] = horizon_turns(horizon, state.num_players())
     if opts["horizon"] >= 0:
-        weights, win_weights = eval_parameters(state.num_players())
-        opts.update(eval_weights=weights, eval_win_weights=win_weights)
+        score_weights, win_weights = eval_parameters(state.num_players(), weights)
+        opts.update(eval_weights=score_weights, eval_win_weights=win_weights)
+        if evaluation == "learned":
+            opts["learned_weights"], opts["learned_residual"] = \
+                learned_weights(state.num_players())
     Searcher(state, seed=1, **opts).run(iterations)
 
 
@@ -74,11 +76,12 @@ def main(iterations: int = 2000) -> int:
         row = {p: count(position, players, p, iterations)[0] / iterations for p in PRESETS}
         print(f"  {players}-player {position:<8} "
               + "  ".join(f"{p} {row[p]:12,.0f}" for p in PRESETS)
-              + f"  (baseline / default {row['baseline'] / row['default']:.2f}x)")
-        inside, _ = count(position, players, "learned", iterations, "*learned_win*")
-        _, calls = count(position, players, "learned", iterations)
+              + f"  (default / v0.2 {row['default'] / row['v0.2']:.2f}x,"
+              + f" baseline / v0.2 {row['baseline'] / row['v0.2']:.2f}x)")
+        inside, _ = count(position, players, "default", iterations, "*learned_win*")
+        _, calls = count(position, players, "default", iterations)
         if calls:
-            share = 100 * inside / iterations / row["learned"]
+            share = 100 * inside / iterations / row["default"]
             print(f"  {'':17} one learned evaluation: {inside / calls:,.0f} instructions "
                   f"({calls / iterations:.2f} an iteration, {share:.1f}% of the iteration)")
     return 0

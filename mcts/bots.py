@@ -40,8 +40,7 @@ from mcts import _search
 from mcts.evaluation import EVALUATIONS, WEIGHT_SETS
 from mcts.learned import learned_weights, search_weights
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EVALUATION, DEFAULT_EXPLORE,
-                         DEFAULT_FINAL,
-                         DEFAULT_HORIZON, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
+                         DEFAULT_FINAL, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
                          FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, ROLLOUTS,
                          check_minimax, check_workers,
                          default_c, default_minimax, search)
@@ -179,7 +178,8 @@ OPTIONS = {
     "chance": (_choice("chance", CHANCE_MODES),
                "chance outcomes the searcher sees: closed (own children) or open (merged)"),
     "horizon": (_horizon, "rollout turns (or rounds: 2r) before the evaluation scores "
-                          "the position; -1: play to the end"),
+                          "the position (default: 2 with eval=learned, 8 with linear); "
+                          "-1: play to the end"),
     "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
     "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
     "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
@@ -193,8 +193,8 @@ OPTIONS = {
                 "the cut-off evaluation's weights: default (mcts/eval_weights.json) or a "
                 "pinned copy (v0.2)"),
     "eval": (_choice("eval", EVALUATIONS),
-             "the win chances at the horizon: linear (the 14-feature evaluation) or learned "
-             "(the model fitted to self-play, mcts/models/)"),
+             "the win chances at the horizon: learned (the default: the model fitted to "
+             "self-play, mcts/models/) or linear (the 14-feature evaluation)"),
     "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
                            "place of the shipped one (implies eval=learned)"),
 }
@@ -208,10 +208,11 @@ PRESETS = {
                  "final": "visits", "reuse": False, "explore": "fixed", "minimax": 0.0,
                  "eval": "linear"},
     # c None: by the exploration and the horizon (search.default_c); minimax None:
-    # by the horizon (search.default_minimax)
+    # by the horizon (search.default_minimax); horizon None: by the evaluation
+    # (search.default_horizon)
     "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
                 "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
-                "horizon": DEFAULT_HORIZON, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
+                "horizon": None, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
                 "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None,
                 "eval": DEFAULT_EVALUATION},
     # The default search of release 0.2, every value written out (not taken from
@@ -236,11 +237,8 @@ def search_options(config: dict) -> dict:
             "mast": config["mast"], "final": config["final"], "explore": explore,
             "minimax": (config["minimax"] if config["minimax"] is not None
                         else default_minimax(config["horizon"])),
-            # the learned evaluation where the config names it (a model file of
-            # its own implies it); the linear one is search()'s default and the
-            # Searcher's own, so options without it also build a Searcher
-            **({"evaluation": "learned"} if config.get("model")
-               or config.get("eval", "linear") == "learned" else {}),
+            # a model file of its own implies the learned evaluation
+            "evaluation": "learned" if config.get("model") else config["eval"],
             **({"model": config["model"]} if config.get("model") else {}),
             # a named set of weights only where the config names one (the other
             # presets search with the current weights; their options also build

@@ -66,10 +66,14 @@ MAX_SECONDS = 3600.0
 DEFAULT_MARGIN_WEIGHT = 0.1
 DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
 DEFAULT_CHANCE = "open"
-DEFAULT_HORIZON = 8             # rollouts cut off after 8 turns: 2 rounds of 4 players, 4 of 2 (docs/strength.md)
+# Where rollouts are cut off and scored, by the evaluation that scores them:
+# the learned models are fitted to the position two turns after a turn start
+# (docs/training.md); the linear evaluation plays best at 8 turns, 2 rounds of
+# 4 players or 4 of 2 (docs/strength.md).
+DEFAULT_HORIZONS = {"learned": 2, "linear": 8}
 DEFAULT_FINAL = "visits"
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
-DEFAULT_EVALUATION = "linear"   # the win chances at the horizon (mcts.evaluation.EVALUATIONS)
+DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.evaluation.EVALUATIONS)
 FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
@@ -408,6 +412,12 @@ def horizon_turns(horizon, players: int) -> int:
     return horizon
 
 
+def default_horizon(evaluation=DEFAULT_EVALUATION) -> int:
+    """The rollout horizon in turns when none is given: the one the evaluation
+    scores best (DEFAULT_HORIZONS)."""
+    return DEFAULT_HORIZONS[evaluation]
+
+
 def default_c(horizon, explore=DEFAULT_EXPLORE) -> float:
     """UCB's constant: SCALED_C with explore="scaled"; with "fixed", DEFAULT_C
     for rollouts cut off (turns or "Nr" rounds), FULL_ROLLOUT_C for rollouts
@@ -452,7 +462,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
            progress: Optional[Callable[[int, float], None]] = None,
            margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
            max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
-           horizon=DEFAULT_HORIZON, bias: float = 0.0, mast: float = 0.0,
+           horizon=None, bias: float = 0.0, mast: float = 0.0,
            final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
            minimax: Optional[float] = None, weights: str = "default",
            evaluation: str = DEFAULT_EVALUATION, model: Optional[str] = None,
@@ -474,8 +484,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     chance: "open" (chance outcomes merged) or "closed" (each outcome the
     searching player sees gets its own child). horizon: -1 plays rollouts to
     the end; H >= 0 stops them at the (H+1)-th turn start and scores the
-    position with the calibrated evaluation (mcts.evaluation); "2r" is two
-    rounds (2 x players turns); the default is 8 turns. bias:
+    position with the evaluation (`evaluation`, below); "2r" is two
+    rounds (2 x players turns); None: by the evaluation (`default_horizon`:
+    2 turns with the learned one, 8 with the linear). bias:
     progressive bias towards the heuristic policy; mast: share of MAST
     decisions in rollouts; final: recommend by "visits" or "value".
     minimax: weight of implicit minimax backups, 0 to 1 (each node's
@@ -512,7 +523,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     if evaluation not in EVALUATIONS:
         raise ValueError(f"evaluation: expected one of {', '.join(EVALUATIONS)}, "
                          f"got {evaluation!r}")
-    horizon = horizon_turns(horizon, state.num_players())
+    horizon = horizon_turns(default_horizon(evaluation) if horizon is None else horizon,
+                            state.num_players())
     if c is None:
         c = default_c(horizon, explore)
     minimax = check_minimax(default_minimax(horizon) if minimax is None else minimax, horizon)

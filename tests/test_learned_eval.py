@@ -104,9 +104,9 @@ def push_decision(players: int = 2):
 
 def test_the_search_uses_the_learned_evaluation_at_the_horizon():
     state = push_decision()
-    linear = search(state, iterations=400, seed=3)
-    learned = search(state, iterations=400, seed=3, evaluation="learned")
-    again = search(state, iterations=400, seed=3, evaluation="learned")
+    linear = search(state, iterations=400, seed=3, evaluation="linear", horizon=2)
+    learned = search(state, iterations=400, seed=3, evaluation="learned", horizon=2)
+    again = search(state, iterations=400, seed=3, evaluation="learned", horizon=2)
     visits = lambda r: ([(a.action, a.visits) for a in r.actions],     # noqa: E731
                         r.win_probability)
     assert visits(learned) == visits(again)            # deterministic for a seed

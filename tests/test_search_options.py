@@ -509,6 +509,7 @@ def test_baseline_preset_repeats_the_release_search_exactly():
     from mcts.bots import search_options
     opts = search_options("baseline")
     opts.pop("final")
+    opts.pop("evaluation")      # no horizon: no evaluation (search() takes its name)
     tree = Searcher(fresh_push(), seed=0, **opts)
     tree.run(1500)
     assert [tuple(row[:3]) for row in tree.root_stats()] == RELEASE_ROOT_STATS
@@ -558,7 +559,7 @@ def test_v02_preset_gives_the_pinned_bench_signature():
     """The bench signature (tests/test_cli.py, pinned for the default search of
     release 0.2) from the v0.2 preset's options with random rollouts."""
     from mcts.bots import search_options
-    from test_cli import SIGNATURE
+    from test_cli import V02_SIGNATURE as SIGNATURE
     state = ulm.Game(players=4).new_game(1)
     state.apply_action_string("draw")
     state.resolve_chance()
@@ -682,6 +683,7 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     # the options build a tree directly too (the benches do)
     opts = search_options("default")
     opts.pop("final")
+    opts.pop("evaluation")      # search() turns its name into the model's weights
     opts["horizon"] = 4
     weights, win_weights = eval_parameters(2)
     Searcher(s, seed=1, eval_weights=weights, eval_win_weights=win_weights, **opts).run(20)
@@ -856,9 +858,27 @@ def test_reroot_keeps_the_heuristic_values():
     assert _check_max_n(tree.heuristic_values(6)) > 0
 
 
-def test_default_horizon_keeps_two_rounds_in_four_players():
-    """The default of 8 turns is the earlier 2r in 4 players (its figures hold)
-    and four rounds in 2 players (docs/strength.md)."""
-    from mcts.search import DEFAULT_HORIZON, horizon_turns
-    assert horizon_turns(DEFAULT_HORIZON, 4) == horizon_turns("2r", 4) == 8
-    assert horizon_turns(DEFAULT_HORIZON, 2) == horizon_turns("4r", 2)
+def test_default_horizon_follows_the_evaluation():
+    """The learned models are fitted 2 turns on, so the default search cuts its
+    rollouts there; the linear evaluation keeps 8 turns: the earlier 2r in 4
+    players (its figures hold) and four rounds in 2 players (docs/strength.md)."""
+    from mcts.bots import make_bot, search_options
+    from mcts.search import DEFAULT_EVALUATION, default_horizon, horizon_turns
+    assert DEFAULT_EVALUATION == "learned" and default_horizon() == 2
+    assert horizon_turns(default_horizon("linear"), 4) == horizon_turns("2r", 4) == 8
+    assert horizon_turns(default_horizon("linear"), 2) == horizon_turns("4r", 2)
+    s = fresh_push()
+    visits = lambda r: [(a.action, a.visits) for a in r.actions]     # noqa: E731
+    assert (visits(search(s, iterations=300, seed=4))
+            == visits(search(s, iterations=300, seed=4, evaluation="learned", horizon=2)))
+    assert (visits(search(s, iterations=300, seed=4, evaluation="linear"))
+            == visits(search(s, iterations=300, seed=4, evaluation="linear", horizon=8)))
+    # a bot's options leave the horizon to the evaluation unless they name one
+    assert search_options(make_bot("ismcts:eval=linear").config)["horizon"] is None
+    assert search_options(make_bot("ismcts:horizon=3").config)["horizon"] == 3
+    # the default bot is the search whose strength docs/strength.md measures
+    measured = make_bot("ismcts:preset=v0.2,eval=learned,horizon=2,minimax=0.3,"
+                        "iterations=300,seed=4")
+    default = make_bot("ismcts:iterations=300,seed=4")
+    assert measured.choose(s) == default.choose(s)
+    assert visits(measured.last_result) == visits(default.last_result)
