@@ -32,7 +32,7 @@ def _child(position: str, players: int, preset: str, iterations: int) -> None:
     from bench.bench_search import midgame, opening
     from mcts._search import Searcher
     from mcts.bots import search_options
-    from mcts.evaluation import eval_parameters
+    from mcts.evaluation import RESIDUAL_BASE, eval_parameters
     from mcts.learned import learned_weights
     from mcts.search import default_horizon, horizon_turns
 
@@ -49,6 +49,9 @@ def _child(position: str, players: int, preset: str, iterations: int) -> None:
         if evaluation == "learned":
             opts["learned_weights"], opts["learned_residual"] = \
                 learned_weights(state.num_players())
+            if opts["learned_residual"]:
+                opts["eval_win_weights"] = eval_parameters(state.num_players(),
+                                                           RESIDUAL_BASE)[1]
     Searcher(state, seed=1, **opts).run(iterations)
 
 

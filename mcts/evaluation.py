@@ -36,8 +36,12 @@ WEIGHTS_FILE = "eval_weights.json"
 WEIGHT_SETS = {"default": WEIGHTS_FILE, "v0.2": "eval_weights_v0.2.json"}
 # What scores a cut-off rollout: the 14-feature linear function, or the learned model.
 EVALUATIONS = ("linear", "learned")
+# The weights whose win chances a residual learned model corrects: those the
+# training data records (mcts.selfplay), so refitting "default" moves no model.
+RESIDUAL_BASE = "v0.2"
 
-__all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "WEIGHTS_FILE", "WEIGHT_SETS",
+__all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "RESIDUAL_BASE", "WEIGHTS_FILE",
+           "WEIGHT_SETS",
            "eval_parameters", "predict", "win_chances"]
 
 

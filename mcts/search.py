@@ -43,7 +43,7 @@ from ulm.decisions import decision_label
 
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.evaluation import EVALUATIONS, WEIGHT_SETS, eval_parameters
+from mcts.evaluation import EVALUATIONS, RESIDUAL_BASE, WEIGHT_SETS, eval_parameters
 from mcts.learned import learned_weights
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
@@ -553,6 +553,9 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         if evaluation == "learned":
             weights_of_model, residual = learned_weights(state.num_players(), model)
             options.update(learned_weights=weights_of_model, learned_residual=residual)
+            if residual:    # the chances it was fitted to correct, whatever `weights` is
+                options["eval_win_weights"] = eval_parameters(state.num_players(),
+                                                              RESIDUAL_BASE)[1]
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)

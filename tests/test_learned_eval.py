@@ -201,3 +201,25 @@ def test_the_evaluation_bench_times_each_player_count(capsys, monkeypatch):
     for players in (2, 3, 4):
         line = next(l for l in out.splitlines() if l.strip().startswith(f"{players} players"))
         assert float(line.split()[2].replace(",", "")) > 0
+
+
+def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch):
+    """The shipped models correct the v0.2 evaluation's chances (the training
+    data's): refitting the default weights must not move the learned search."""
+    import importlib
+    search_module = importlib.import_module("mcts.search")    # mcts.search is also the function
+    from mcts.evaluation import RESIDUAL_BASE, eval_parameters
+    assert RESIDUAL_BASE == "v0.2"
+    state = push_decision()
+    visits = lambda r: [(a.action, a.visits) for a in r.actions]     # noqa: E731
+    before = visits(search(state, iterations=300, seed=5))
+
+    def refitted(players, weights="default"):
+        score, win = eval_parameters(players, weights)
+        return (score, tuple(w * 3.0 for w in win)) if weights == "default" else (score, win)
+    monkeypatch.setattr(search_module, "eval_parameters", refitted)
+    assert visits(search(state, iterations=300, seed=5)) == before
+    # the linear search does follow its weights
+    linear = dict(iterations=300, seed=5, evaluation="linear", horizon=2)
+    assert (visits(search(state, **linear))
+            != visits(search(state, weights="v0.2", **linear)))
