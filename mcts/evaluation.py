@@ -41,8 +41,7 @@ EVALUATIONS = ("linear", "learned")
 RESIDUAL_BASE = "v0.2"
 
 __all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "RESIDUAL_BASE", "WEIGHTS_FILE",
-           "WEIGHT_SETS",
-           "eval_parameters", "predict", "win_chances"]
+           "WEIGHT_SETS", "eval_parameters", "predict", "win_chances"]
 
 
 @lru_cache(maxsize=None)
