@@ -244,6 +244,9 @@ class DaskExecutor:
                                          return_when="FIRST_COMPLETED")
                     except (TimeoutError, distributed.TimeoutError):
                         pass
+                    except (concurrent.futures.CancelledError, asyncio.CancelledError) as exc:
+                        # the scheduler died while we waited: wait() itself raises
+                        raise _cancelled(exc) from None
                     self.status()
                     if pending.is_empty():
                         break
@@ -258,8 +261,7 @@ class DaskExecutor:
                         f"({exc.allowed_failures + 1} workers; see their logs); {KEPT}") from None
                 except (concurrent.futures.CancelledError, asyncio.CancelledError) as exc:
                     # e.g. the scheduler died: Dask cancels every task of the client
-                    raise ClusterError(f"lost the Dask scheduler: it cancelled the games "
-                                       f"({_reason(exc)}); {KEPT}") from None
+                    raise _cancelled(exc) from None
                 except (OSError, TimeoutError) as exc:  # the connection to it, while waiting
                     raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; "
                                        f"{KEPT}") from None
@@ -402,6 +404,12 @@ def _count(n: int, noun: str) -> str:
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def _cancelled(exc: BaseException) -> ClusterError:
+    """The error of a run whose games Dask cancelled (the scheduler died, say)."""
+    return ClusterError(f"lost the Dask scheduler: it cancelled the games ({_reason(exc)}); "
+                        f"{KEPT}")
 
 
 def task_bytes(fn, item) -> int:

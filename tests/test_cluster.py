@@ -568,6 +568,22 @@ def test_an_executor_on_the_callers_client_leaves_it_open(dask_cluster, local_ru
 
 
 @needs_dask
+def test_games_cancelled_while_waiting_are_a_lost_scheduler(dask_cluster, monkeypatch):
+    """When the scheduler dies, Dask may raise the cancellation from wait()
+    rather than from a finished game's result: the same clear error."""
+    from distributed.client import FuturesCancelledError
+
+    from mcts.cluster import ClusterError
+
+    def cancelled(*args, **kwargs):
+        raise FuturesCancelledError([])
+    monkeypatch.setattr(distributed, "wait", cancelled)
+    with DaskExecutor(dask_cluster.address) as ex:
+        with pytest.raises(ClusterError, match="lost the Dask scheduler.*run the same command again"):
+            list(ex.map(time.sleep, [3]))
+
+
+@needs_dask
 def test_a_game_that_kills_every_worker_it_runs_on_ends_the_run_clearly(own_cluster):
     """A task that brings its worker down each time (here os._exit) is given up
     after Dask's allowed failures, with a message saying the games are kept."""
