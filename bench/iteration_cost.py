@@ -32,9 +32,7 @@ def _child(position: str, players: int, preset: str, iterations: int) -> None:
     from bench.bench_search import midgame, opening
     from mcts._search import Searcher
     from mcts.bots import search_options
-    from mcts.evaluation import RESIDUAL_BASE, eval_parameters
-    from mcts.learned import learned_weights
-    from mcts.search import default_horizon, horizon_turns
+    from mcts.search import default_horizon, evaluation_options, horizon_turns
 
     state = opening(players) if position == "opening" else midgame(players)
     opts = search_options(preset)
@@ -43,15 +41,7 @@ def _child(position: str, players: int, preset: str, iterations: int) -> None:
     evaluation, weights = opts.pop("evaluation"), opts.pop("weights", "default")
     horizon = default_horizon(evaluation) if opts["horizon"] is None else opts["horizon"]
     opts["horizon"] = horizon_turns(horizon, state.num_players())
-    if opts["horizon"] >= 0:
-        score_weights, win_weights = eval_parameters(state.num_players(), weights)
-        opts.update(eval_weights=score_weights, eval_win_weights=win_weights)
-        if evaluation == "learned":
-            opts["learned_weights"], opts["learned_residual"] = \
-                learned_weights(state.num_players())
-            if opts["learned_residual"]:
-                opts["eval_win_weights"] = eval_parameters(state.num_players(),
-                                                           RESIDUAL_BASE)[1]
+    opts.update(evaluation_options(state.num_players(), opts["horizon"], evaluation, weights))
     Searcher(state, seed=1, **opts).run(iterations)
 
 

@@ -418,6 +418,24 @@ def default_horizon(evaluation=DEFAULT_EVALUATION) -> int:
     return DEFAULT_HORIZONS[evaluation]
 
 
+def evaluation_options(players: int, horizon: int, evaluation: str = DEFAULT_EVALUATION,
+                       weights: str = "default", model: Optional[str] = None) -> dict:
+    """The Searcher's options that score a rollout cut off at `horizon` turns
+    (none for -1): the linear evaluation of `weights`, and with the learned
+    one its model's weights. A residual model corrects the chances of
+    RESIDUAL_BASE, the weights it was fitted against, whatever `weights` is."""
+    if horizon < 0:
+        return {}
+    score_weights, win_weights = eval_parameters(players, weights)
+    options = dict(eval_weights=score_weights, eval_win_weights=win_weights)
+    if evaluation == "learned":
+        model_weights, residual = learned_weights(players, model)
+        options.update(learned_weights=model_weights, learned_residual=residual)
+        if residual:
+            options["eval_win_weights"] = eval_parameters(players, RESIDUAL_BASE)[1]
+    return options
+
+
 def default_c(horizon, explore=DEFAULT_EXPLORE) -> float:
     """UCB's constant: SCALED_C with explore="scaled"; with "fixed", DEFAULT_C
     for rollouts cut off (turns or "Nr" rounds), FULL_ROLLOUT_C for rollouts
@@ -547,15 +565,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
                    horizon=horizon, bias=float(bias), mast=float(mast), explore=explore,
                    minimax=float(minimax),
                    root_action=-1 if root_action is None else int(root_action))
-    if horizon >= 0:
-        score_weights, win_weights = eval_parameters(state.num_players(), weights)
-        options.update(eval_weights=score_weights, eval_win_weights=win_weights)
-        if evaluation == "learned":
-            weights_of_model, residual = learned_weights(state.num_players(), model)
-            options.update(learned_weights=weights_of_model, learned_residual=residual)
-            if residual:    # the chances it was fitted to correct, whatever `weights` is
-                options["eval_win_weights"] = eval_parameters(state.num_players(),
-                                                              RESIDUAL_BASE)[1]
+    options.update(evaluation_options(state.num_players(), horizon, evaluation, weights, model))
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)
