@@ -388,7 +388,8 @@ def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shot
 
     # back through the move list: a click, then the arrow keys
     page.click("#history li.h[data-after='1']")
-    page.wait_for_selector("#looking:not([hidden])")
+    # the box is always shown; its text follows once the earlier board has arrived
+    page.wait_for_function("looking && looking.index === 1")
     assert "after decision 1 of" in page.text_content("#looking")
     assert page.locator("#board .clickable").count() == 0
     assert page.locator("#history li.current").get_attribute("data-after") == "1"
