@@ -28,21 +28,14 @@ PRESETS = ("default", "v0.2", "baseline")
 
 
 def _child(position: str, players: int, preset: str, iterations: int) -> None:
-    """Inside valgrind: grow one tree by `iterations` iterations."""
+    """Inside valgrind: grow one tree by `iterations` iterations, as the bots'
+    search() does (only its compiled loop is counted)."""
     from bench.bench_search import midgame, opening
-    from mcts._search import Searcher
     from mcts.bots import search_options
-    from mcts.search import default_horizon, evaluation_options, horizon_turns
+    from mcts.search import search
 
     state = opening(players) if position == "opening" else midgame(players)
-    opts = search_options(preset)
-    opts.pop("final")
-    # what search() does with these before it builds the Searcher
-    evaluation, weights = opts.pop("evaluation"), opts.pop("weights", "default")
-    horizon = default_horizon(evaluation) if opts["horizon"] is None else opts["horizon"]
-    opts["horizon"] = horizon_turns(horizon, state.num_players())
-    opts.update(evaluation_options(state.num_players(), opts["horizon"], evaluation, weights))
-    Searcher(state, seed=1, **opts).run(iterations)
+    search(state, iterations=iterations, seed=1, **search_options(preset))
 
 
 def count(position: str, players: int, preset: str, iterations: int,
