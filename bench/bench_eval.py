@@ -1,12 +1,14 @@
 """The time of one learned evaluation (`eval=learned`), by player count.
 
     python bench/bench_eval.py [POSITIONS]         # a table: ns per evaluation
+    python bench/bench_eval.py [POSITIONS] --model FILE    # a model file of `ulm train fit`
     pytest bench/bench_eval.py --benchmark-only    # the pytest-benchmark suite
 
 Positions come from self-play of the heuristic rollout policy (every third
 turn start of games seeded 1, 2, ...); each is evaluated 20,000 times in a
 row without the GIL (`learned_win_of(..., repeats=)`), with the shipped model
-of its player count, and the table gives the median over the positions of
+of its player count (or the linear model or mlp of `--model`, for its player
+count), and the table gives the median over the positions of
 the CPU time (and the wall time) per evaluation. The instruction count of
 one evaluation inside the search is in bench/iteration_cost.py.
 """
@@ -24,6 +26,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 from mcts._search import heuristic_action_for, is_turn_start, learned_win_of  # noqa: E402
 from mcts.learned import learned_weights  # noqa: E402
+from mcts.model import load_model  # noqa: E402
 from ulm.game import Game  # noqa: E402
 
 REPEATS = 20_000
@@ -55,17 +58,18 @@ def per_evaluation(state, weights, base, repeats: int = REPEATS) -> tuple:
     return (time.process_time() - cpu) / repeats, (time.perf_counter() - wall) / repeats
 
 
-def shipped(players: int) -> tuple:
-    """(weights, base) of the shipped model: the search's weights, and even
-    chances for a residual model to correct (None for another)."""
-    weights, residual = learned_weights(players)
+def shipped(players: int, model: str | None = None) -> tuple:
+    """(weights, base) of the shipped model (or of the model file `model`): the
+    search's weights, and even chances for a residual model to correct (None
+    for another)."""
+    weights, residual = learned_weights(players, model)
     return (np.ascontiguousarray(weights, dtype=np.float64),
             [1.0 / players] * players if residual else None)
 
 
-def measure(players: int, count: int = 30) -> tuple:
+def measure(players: int, count: int = 30, model: str | None = None) -> tuple:
     """Median (CPU, wall) nanoseconds per evaluation over `count` positions."""
-    weights, base = shipped(players)
+    weights, base = shipped(players, model)
     times = [per_evaluation(s, weights, base) for s in positions(players, count)]
     return (1e9 * statistics.median(t[0] for t in times),
             1e9 * statistics.median(t[1] for t in times))
@@ -77,8 +81,20 @@ def test_learned_evaluation(benchmark):
     benchmark(learned_win_of, positions(4, 1)[0], weights, base, REPEATS)
 
 
-def main(count: int = 30) -> int:
+def main(count: int = 30, model: str | None = None) -> int:
     print(f"one learned evaluation, median of {count} positions, {REPEATS:,} evaluations each")
+    if model is not None:
+        try:
+            fitted = load_model(model)
+            cpu, wall = measure(fitted.players, count, model)
+        except ValueError as exc:      # not a model file, or not one the search evaluates
+            print(f"bench_eval.py: {exc}", file=sys.stderr)
+            return 2
+        units = fitted.params["v"].shape[0] if "v" in fitted.params else 0
+        kind = f"mlp of {units} hidden units" if units else "linear model"
+        print(f"  {model} ({kind}), {fitted.players} players: {cpu:7,.0f} ns CPU  "
+              f"{wall:7,.0f} ns wall")
+        return 0
     for players in (2, 3, 4):
         cpu, wall = measure(players, count)
         print(f"  {players} players: {cpu:7,.0f} ns CPU  {wall:7,.0f} ns wall")
@@ -86,4 +102,12 @@ def main(count: int = 30) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 30))
+    args = sys.argv[1:]
+    chosen = None
+    if "--model" in args:
+        at = args.index("--model")
+        if at + 1 >= len(args):
+            sys.exit("bench_eval.py: --model needs a model file")
+        chosen = args[at + 1]
+        del args[at:at + 2]
+    sys.exit(main(int(args[0]) if args else 30, chosen))

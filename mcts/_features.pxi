@@ -11,6 +11,7 @@ cdef enum:
     F_PLAYER = 187          # numbers of a seat's block
     F_GAME_LEFT = 14        # index of "game left" in the global block
     NUM_TASK_KINDS = 29
+    MAX_HIDDEN = 64         # hidden units of a learned model the search evaluates
     F_MAX = F_GLOBAL + MAX_PLAYERS * F_PLAYER
 
 
@@ -218,37 +219,73 @@ cdef int seat_numbers(const GameState* s, int p, const int16_t* src, int bonus,
     return k + N_FEATURES - 1
 
 
-cdef void learned_win(const Board* b, const GameState* s, const double* lw, bint residual,
-                      double* win) noexcept nogil:
-    """Every seat's win chance by a learned linear model (`learned_win_from`,
-    the end-game points computed here)."""
+cdef void learned_win(const Board* b, const GameState* s, const double* lw, int hidden,
+                      bint residual, double* win) noexcept nogil:
+    """Every seat's win chance by a learned model (`learned_win_from`, the
+    end-game points computed here)."""
     cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
     cdef int bonus[MAX_PLAYERS]
     seat_bonuses(b, s, src, bonus)
-    learned_win_from(s, src, bonus, lw, residual, win)
+    learned_win_from(s, src, bonus, lw, hidden, residual, win)
+
+
+cdef inline int learned_size(int players, int hidden) noexcept nogil:
+    """How many numbers the search's weights of a learned model hold: the
+    linear part (U, V), then for `hidden` > 0 units the hidden layer (c, v, G,
+    U', V'; `learned_win_from`)."""
+    cdef int linear = 2 * players * F_PLAYER
+    if hidden == 0:
+        return linear
+    return linear + hidden * (2 + F_GLOBAL + 2 * players * F_PLAYER)
 
 
 cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bonus,
-                           const double* lw, bint residual, double* win) noexcept nogil:
-    """Every seat's win chance by a learned linear model: the softmax of the
-    seats' logits, seat q's logit being sum over k of (U_k + left x V_k) .
-    block((q + k) mod N). `lw` holds U then V, each N blocks of F_PLAYER
-    weights (the fitted weights divided by the inputs' standard deviations;
-    the global block and the means add the same to every seat's logit, so
-    they cancel in the softmax). The blocks are read by their nonzero
-    numbers only. With `residual` the logits add to the logarithms of the
-    chances `win` holds on entry (the 14-feature win head: the model is a
+                           const double* lw, int hidden, bint residual,
+                           double* win) noexcept nogil:
+    """Every seat's win chance by a learned model: the softmax of the seats'
+    logits. The linear part of seat q's logit is the sum over k of (U_k +
+    left x V_k) . block((q + k) mod N); `lw` holds U then V, each N blocks
+    of F_PLAYER weights (the fitted weights divided by the inputs' standard
+    deviations; the global block and the means add the same to every seat's
+    logit, so they cancel in the softmax). With `hidden` > 0 units a hidden
+    layer adds v . tanh(a_q), a_q = c + G . global block + sum over k of
+    (U'_k + left x V'_k) . block((q + k) mod N), its numbers following the
+    linear part: c and v (`hidden` each), then G, U' and V' with the units
+    of one input together (mcts.learned.search_weights; the standardisation
+    is folded into c and the weights). The blocks are read by their nonzero
+    numbers only; the global block's part of a_q is the same for every seat
+    and is computed once. With `residual` the logits add to the logarithms of
+    the chances `win` holds on entry (the 14-feature win head: the model is a
     correction of it)."""
     cdef Numbers numbers[MAX_PLAYERS]
+    cdef Numbers glob
+    cdef double shared[MAX_HIDDEN]
+    cdef double a[MAX_HIDDEN]
     cdef int n = s.num_players
     cdef double left = <double><float>game_left(s)
-    cdef double top = -INFINITY, z = 0.0, logit
+    cdef double top = -INFINITY, z = 0.0, logit, xv
     cdef const double* u
     cdef const double* v
+    cdef const double* hc = lw + 2 * n * F_PLAYER
+    cdef const double* hout = hc + hidden
+    cdef const double* hg = hout + hidden
+    cdef const double* hu = hg + F_GLOBAL * hidden
+    cdef const double* hs = hu + n * F_PLAYER * hidden
+    cdef const double* ru
+    cdef const double* rs
     cdef const Numbers* x
-    cdef int q, j, k, m
+    cdef int q, j, k, m, h
     for q in range(n):
         seat_numbers(s, q, &src[q * NUM_SOURCES], bonus[q], &numbers[q])
+    if hidden > 0:
+        global_numbers(s, &glob)
+        for h in range(hidden):
+            shared[h] = hc[h]
+        for m in range(glob.count):
+            ru = hg + glob.index[m] * hidden
+            xv = glob.value[m]
+            for h in range(hidden):
+                shared[h] += ru[h] * xv
     for q in range(n):
         logit = 0.0
         for k in range(n):
@@ -258,6 +295,20 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
             for m in range(x.count):
                 j = x.index[m]
                 logit += (u[j] + left * v[j]) * x.value[m]
+        if hidden > 0:
+            for h in range(hidden):
+                a[h] = shared[h]
+            for k in range(n):
+                x = &numbers[(q + k) % n]
+                for m in range(x.count):
+                    j = k * F_PLAYER + x.index[m]
+                    ru = hu + j * hidden
+                    rs = hs + j * hidden
+                    xv = x.value[m]
+                    for h in range(hidden):
+                        a[h] += (ru[h] + left * rs[h]) * xv
+            for h in range(hidden):
+                logit += hout[h] * tanh(a[h])
         if residual:
             logit += log(win[q]) if win[q] > 0.0 else -700.0
         win[q] = logit
@@ -275,6 +326,20 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
 
 FEATURE_GLOBAL = F_GLOBAL
 FEATURE_PLAYER = F_PLAYER
+MAX_HIDDEN_UNITS = MAX_HIDDEN
+
+
+def hidden_units(int players, Py_ssize_t count, name="learned_weights"):
+    """The hidden units of the search's weights of a learned model of `count`
+    numbers for `players` (`learned_size`); ValueError naming `name` if no
+    model has that many."""
+    cdef int h
+    for h in range(MAX_HIDDEN + 1):
+        if learned_size(players, h) == count:
+            return h
+    raise ValueError(f"{name}: {count} numbers are no learned model's for {players} players "
+                     f"(a linear model has {learned_size(players, 0)}; each of up to "
+                     f"{MAX_HIDDEN} hidden units adds {learned_size(players, 1) - learned_size(players, 0)})")
 
 
 def encode_features(state, float[::1] out):
@@ -304,14 +369,12 @@ def learned_win_of(state, double[::1] weights, base=None, long repeats=1):
     cdef double win[MAX_PLAYERS]
     cdef double given[MAX_PLAYERS]
     cdef bint residual = base is not None
-    cdef int p
+    cdef int p, hidden
     cdef long r
     if repeats < 1:
         raise ValueError(f"repeats: must be at least 1, got {repeats}")
     load_state(state, &s, &b)
-    if weights.shape[0] != 2 * s.num_players * F_PLAYER:
-        raise ValueError(f"weights: expected {2 * s.num_players * F_PLAYER} numbers for "
-                         f"{s.num_players} players, got {weights.shape[0]}")
+    hidden = hidden_units(s.num_players, weights.shape[0], "weights")
     memset(given, 0, sizeof(given))
     if residual:
         if len(base) != s.num_players:
@@ -321,5 +384,5 @@ def learned_win_of(state, double[::1] weights, base=None, long repeats=1):
     with nogil:
         for r in range(repeats):
             memcpy(win, given, sizeof(win))
-            learned_win(&b, &s, &weights[0], residual, win)
+            learned_win(&b, &s, &weights[0], hidden, residual, win)
     return [win[p] for p in range(s.num_players)]

@@ -69,6 +69,7 @@ cdef class Searcher:
     cdef double eval_w[N_WEIGHTS]      # predicted final score (VP)
     cdef double eval_win[N_WEIGHTS]    # win chances: softmax of these logits
     cdef double* learned            # the learned model's weights (learned_win), or NULL
+    cdef int learned_hidden         # its hidden units (0: a linear model)
     cdef bint learned_residual      # the model corrects the 14-feature win head
     cdef readonly long long reused_visits
     cdef readonly long long iterations

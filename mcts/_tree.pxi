@@ -61,8 +61,9 @@ cdef class Searcher:
     (`eval_win_weights`, N_WEIGHTS numbers) and predicted final scores for the
     score-margin term (`eval_weights`); -1 plays to the end.
     learned_weights (with a horizon): the win chances come from a learned
-    linear model over the rich features instead (`learned_win`; the search's
-    weights of mcts.learned.learned_weights), the predicted scores still
+    model over the rich features instead, linear or with a hidden layer
+    (`learned_win`; the search's weights of mcts.learned.learned_weights,
+    whose length tells the hidden units), the predicted scores still
     from `eval_weights`; with learned_residual the model's logits correct
     those of `eval_win_weights` instead of replacing them.
     bias: progressive bias towards the heuristic policy's decision
@@ -100,6 +101,7 @@ cdef class Searcher:
         self.log_action = NULL
         self.log_mover = NULL
         self.learned = NULL
+        self.learned_hidden = 0
         load_state(state, &self.root, &self.board)
         self.root_player = current_player(&self.root)
         if self.root_player < 0:
@@ -157,10 +159,8 @@ cdef class Searcher:
             if horizon < 0:
                 raise ValueError("learned_weights: the learned evaluation scores cut-off "
                                  "rollouts, so it needs a horizon (not -1)")
-            n = 2 * self.num_players * F_PLAYER
-            if len(learned_weights) != n:
-                raise ValueError(f"learned_weights: expected {n} numbers for "
-                                 f"{self.num_players} players, got {len(learned_weights)}")
+            n = len(learned_weights)
+            self.learned_hidden = hidden_units(self.num_players, n)
             self.learned = <double*>malloc(n * sizeof(double))
             if self.learned == NULL:
                 raise MemoryError()
@@ -363,7 +363,8 @@ cdef class Searcher:
             return
         seat_bonuses(&self.board, s, src, bonus)     # once for both heads
         eval_outcome_from(s, bonus, self.eval_w, self.eval_win, pred, win)
-        learned_win_from(s, src, bonus, self.learned, self.learned_residual, win)
+        learned_win_from(s, src, bonus, self.learned, self.learned_hidden, self.learned_residual,
+                         win)
 
     cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil:
         """Rewards from the evaluation: its win chances + the margin term on

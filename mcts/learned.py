@@ -17,7 +17,9 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from mcts._search import FEATURE_GLOBAL, FEATURE_PLAYER
+import numpy as np
+
+from mcts._search import FEATURE_GLOBAL, FEATURE_PLAYER, MAX_HIDDEN_UNITS
 from mcts.model import TrainError, load_model
 
 # The learned models, by player count (files in the package's models/ folder).
@@ -32,23 +34,41 @@ def is_residual(model) -> bool:
 
 
 def search_weights(model) -> tuple:
-    """The compiled search's weights of a fitted linear model (mcts.train.Model
-    of rich or staged inputs): for each block position k (0: the seat's own,
-    then the others in turn order) the weights of that block, then those of
-    the block times the share of the game left, each divided by the input's
-    standard deviation. The global block and the means add the same to every
-    seat's logit and cancel in the softmax, so they are left out."""
+    """The compiled search's weights of a fitted model (mcts.train.Model of
+    rich or staged inputs, linear or mlp; `learned_win_from` in
+    mcts/_features.pxi). The linear part: for each block position k (0: the
+    seat's own, then the others in turn order) the weights of that block, then
+    those of the block times the share of the game left, each divided by the
+    input's standard deviation; the global block and the means add the same
+    to every seat's logit and cancel in the softmax, so they are left out. An
+    mlp's hidden layer follows: its constants (b1 less the standardised
+    means' share), its output weights, then its input weights divided by the
+    standard deviations, the global block's, the blocks' and the staged
+    blocks', the units of one input together."""
     meta = model.meta
-    if meta.get("kind") != "linear" or meta.get("inputs") not in ("rich", "staged"):
-        raise ValueError(f"the search evaluates linear models of rich or staged inputs, not "
-                         f"{meta.get('kind')} of {meta.get('inputs')} inputs")
+    if meta.get("kind") not in ("linear", "mlp") or meta.get("inputs") not in ("rich", "staged"):
+        raise ValueError(f"the search evaluates linear models and mlps of rich or staged "
+                         f"inputs, not {meta.get('kind')} of {meta.get('inputs')} inputs")
     n, g, p = model.players, FEATURE_GLOBAL, FEATURE_PLAYER
-    scaled = [float(w) / float(s) for w, s in zip(model.params["w"], model.std)]
+    std = np.asarray(model.std, dtype=np.float64)
+    scaled = [float(w) / float(s) for w, s in zip(model.params["w"], std)]
     blocks = scaled[g:g + n * p]
     staged = scaled[g + n * p:] if meta["inputs"] == "staged" else [0.0] * (n * p)
     if len(blocks) != n * p or len(staged) != n * p:
         raise ValueError(f"the model has {len(scaled)} weights, not those of {n} players")
-    return tuple(blocks + staged)
+    if meta["kind"] == "linear":
+        return tuple(blocks + staged)
+    w1 = np.asarray(model.params["W1"], dtype=np.float64) / std[:, None]
+    hidden = w1.shape[1]
+    if hidden > MAX_HIDDEN_UNITS:
+        raise ValueError(f"the search evaluates models of up to {MAX_HIDDEN_UNITS} hidden "
+                         f"units, not {hidden}")
+    const = np.asarray(model.params["b1"], dtype=np.float64) - np.asarray(
+        model.mean, dtype=np.float64) @ w1
+    w1_staged = w1[g + n * p:] if meta["inputs"] == "staged" else np.zeros((n * p, hidden))
+    layer = np.concatenate([const, np.asarray(model.params["v"], dtype=np.float64),
+                            w1[:g].ravel(), w1[g:g + n * p].ravel(), w1_staged.ravel()])
+    return tuple(blocks + staged) + tuple(layer.tolist())
 
 
 @lru_cache(maxsize=None)

@@ -16,26 +16,33 @@ from mcts.model import MODEL_FORMAT, Model
 from tests.test_positions import random_states
 
 
-def random_model(players: int, inputs: str, seed: int, residual: bool = False) -> Model:
-    """A linear model with random weights and standardisation (what the numpy
-    model computes for it is what the search must compute)."""
+def random_model(players: int, inputs: str, seed: int, residual: bool = False,
+                 hidden: int = 0) -> Model:
+    """A linear model (or with `hidden` units an mlp) with random weights and
+    standardisation (what the numpy model computes for it is what the search
+    must compute)."""
     rng = np.random.default_rng(seed)
     width = F.feature_count(players) + (players * F.PLAYER_SIZE if inputs == "staged" else 0)
-    meta = {"format": MODEL_FORMAT, "kind": "linear", "inputs": inputs, "players": players,
-            "residual": residual}
-    return Model({"w": rng.normal(0.0, 0.3, width)}, rng.normal(0.0, 1.0, width),
-                 rng.uniform(0.5, 3.0, width), meta)
+    meta = {"format": MODEL_FORMAT, "kind": "mlp" if hidden else "linear", "inputs": inputs,
+            "players": players, "residual": residual}
+    params = {"w": rng.normal(0.0, 0.3, width)}
+    if hidden:
+        params.update(W1=rng.normal(0.0, 0.2, (width, hidden)), b1=rng.normal(0.0, 0.5, hidden),
+                      v=rng.normal(0.0, 1.0, hidden))
+    return Model(params, rng.normal(0.0, 1.0, width), rng.uniform(0.5, 3.0, width), meta)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("inputs, residual", [("staged", False), ("rich", False),
-                                              ("staged", True)])
-def test_compiled_inference_equals_the_numpy_model(players, inputs, residual):
+@pytest.mark.parametrize("inputs, residual, hidden", [
+    ("staged", False, 0), ("rich", False, 0), ("staged", True, 0),
+    ("staged", True, 7), ("rich", False, 3)])
+def test_compiled_inference_equals_the_numpy_model(players, inputs, residual, hidden):
     """On positions of every kind (both variants, every phase, pending
     sub-decisions, the end) the compiled win chances equal the numpy model's
-    to 1e-6, with random weights; a residual model corrects the v0.2
-    evaluation's chances in both."""
-    model = random_model(players, inputs, seed=players, residual=residual)
+    to 1e-6, with random weights, of linear models and mlps; a residual model
+    corrects the v0.2 evaluation's chances in both."""
+    model = random_model(players, inputs, seed=players + hidden, residual=residual,
+                         hidden=hidden)
     weights = np.asarray(search_weights(model))
     score_w, win_w = eval_parameters(players, "v0.2")
     states = random_states(players, "basic") + random_states(players, "advanced")
@@ -52,19 +59,27 @@ def test_compiled_inference_equals_the_numpy_model(players, inputs, residual):
         assert learned_win_of(s, weights, base, 5) == learned_win_of(s, weights, base)
     # the random weights give chances far from uniform: the check has teeth
     assert max(max(model.win_chances_of(s)) for s in states) > 0.9
+    if hidden:
+        # and the hidden layer matters: without it the chances differ
+        linear = Model({"w": model.params["w"]}, model.mean, model.std,
+                       dict(model.meta, kind="linear"))
+        assert max(float(np.abs(np.asarray(linear.win_chances_of(s))
+                                - np.asarray(model.win_chances_of(s))).max())
+                   for s in states) > 0.05
 
 
-def test_search_weights_take_linear_models_of_the_rich_features_only():
+def test_search_weights_take_models_of_the_rich_features_only():
     model = random_model(2, "staged", 0)
     assert len(search_weights(model)) == 2 * 2 * F.PLAYER_SIZE
-    mlp = Model(dict(model.params, W1=np.zeros((3, 2))), model.mean, model.std,
-                dict(model.meta, kind="mlp"))
-    with pytest.raises(ValueError, match="linear models"):
-        search_weights(mlp)
-    with pytest.raises(ValueError, match="linear models"):
+    mlp = random_model(2, "staged", 0, hidden=3)
+    per_unit = 2 + F.GLOBAL_SIZE + 2 * 2 * F.PLAYER_SIZE
+    assert len(search_weights(mlp)) == 2 * 2 * F.PLAYER_SIZE + 3 * per_unit
+    with pytest.raises(ValueError, match="up to 64 hidden units, not 65"):
+        search_weights(random_model(2, "staged", 0, hidden=65))
+    with pytest.raises(ValueError, match="linear models and mlps"):
         search_weights(Model(model.params, model.mean, model.std,
                              dict(model.meta, inputs="base")))
-    with pytest.raises(ValueError, match="weights: expected"):
+    with pytest.raises(ValueError, match="weights: 748 numbers are no learned model's for 3"):
         learned_win_of(ulm.Game(players=3).new_game(1), np.asarray(search_weights(model)))
     with pytest.raises(ValueError, match="repeats: must be at least 1"):
         learned_win_of(ulm.Game(players=2).new_game(1), np.asarray(search_weights(model)),
@@ -125,7 +140,8 @@ def test_the_searcher_checks_its_learned_weights():
     base = dict(eval_weights=[0.0] * 28, eval_win_weights=[0.0] * 28)
     with pytest.raises(ValueError, match="needs a horizon"):
         Searcher(state, learned_weights=weights)
-    with pytest.raises(ValueError, match="expected 748 numbers for 2 players, got 10"):
+    with pytest.raises(ValueError, match="learned_weights: 10 numbers are no learned model's "
+                                         "for 2 players"):
         Searcher(state, horizon=2, learned_weights=[0.0] * 10, **base)
     tree = Searcher(state, horizon=2, learned_weights=weights, **base)
     tree.run(50)
@@ -201,6 +217,43 @@ def test_the_evaluation_bench_times_each_player_count(capsys, monkeypatch):
     for players in (2, 3, 4):
         line = next(l for l in out.splitlines() if l.strip().startswith(f"{players} players"))
         assert float(line.split()[2].replace(",", "")) > 0
+
+
+def test_the_evaluation_bench_times_a_model_file(capsys, monkeypatch, tmp_path):
+    """bench/bench_eval.py --model: the time of a model file's evaluation (an
+    mlp here) for its player count; a file that is no model: status 2 and
+    a message naming it."""
+    from bench import bench_eval
+    from mcts.model import save_model
+    monkeypatch.setattr(bench_eval, "REPEATS", 50)
+    path = tmp_path / "mlp.npz"
+    save_model(path, random_model(3, "staged", 2, residual=True, hidden=5))
+    assert bench_eval.main(2, str(path)) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if "mlp of 5 hidden units" in l)
+    assert "3 players" in line and float(line.split(":")[-1].split()[0].replace(",", "")) > 0
+    assert bench_eval.main(2, str(tmp_path / "none.npz")) == 2
+    assert "none.npz: no such file" in capsys.readouterr().err
+
+
+def test_the_search_evaluates_an_mlp_model_file(tmp_path):
+    """`model=` an mlp of `ulm train fit --model mlp`: the search evaluates its
+    hidden layer (other visits than its linear part alone), the same for a
+    seed, from a bot spec as from search()."""
+    from mcts.model import save_model
+    mlp = random_model(2, "staged", 9, residual=True, hidden=6)
+    linear = Model({"w": mlp.params["w"]}, mlp.mean, mlp.std, dict(mlp.meta, kind="linear"))
+    save_model(tmp_path / "mlp.npz", mlp)
+    save_model(tmp_path / "linear.npz", linear)
+    state = push_decision()
+    visits = lambda r: [(a.action, a.visits) for a in r.actions]     # noqa: E731
+    with_mlp = search(state, iterations=400, seed=2, model=str(tmp_path / "mlp.npz"))
+    again = search(state, iterations=400, seed=2, model=str(tmp_path / "mlp.npz"))
+    without = search(state, iterations=400, seed=2, model=str(tmp_path / "linear.npz"))
+    assert visits(with_mlp) == visits(again)
+    assert visits(with_mlp) != visits(without)
+    bot = make_bot(f"ismcts:model={tmp_path / 'mlp.npz'},iterations=50,seed=1")
+    assert bot.choose(state.clone()) in state.legal_actions()
 
 
 def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch):
