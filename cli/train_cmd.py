@@ -47,8 +47,9 @@ def train():
     games' outcomes, `fit` trains a model on them, `rounds` repeats both with
     the search of the last model (expert iteration; docs/training.md).
 
-    The search uses a linear model of staged inputs with eval=learned (the
-    shipped one) or model=FILE (one of yours)."""
+    The search evaluates linear models and mlps (up to 64 hidden units) of
+    rich or staged inputs: the shipped one with eval=learned (a linear model
+    of staged inputs), one of yours with model=FILE."""
 
 
 @train.command("selfplay", context_settings=HELP)
@@ -120,7 +121,7 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
 @click.option("--model", "kind", type=click.Choice(["linear", "mlp"]), default="mlp",
               show_default=True, help="Linear logits, or one hidden layer of tanh units.")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=32, show_default=True,
-              help="Hidden units of the mlp.")
+              help="Hidden units of the mlp (the search evaluates up to 64).")
 @click.option("--epochs", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--batch", type=click.IntRange(1), default=256, show_default=True,
               help="Positions per mini-batch.")

@@ -189,6 +189,11 @@ def test_a_bad_model_file_is_refused_on_the_command_line(tmp_path):
     res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={other},iterations=5",
                                     "greedy", "--games", "2", "--players", "2", "--workers", "1"])
     assert_input_error(res, "model", "3 players, not 2")
+    wide = tmp_path / "wide.npz"
+    save_model(wide, random_model(2, "staged", 1, hidden=65))
+    res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={wide},iterations=5",
+                                    "greedy", "--games", "2", "--players", "2", "--workers", "1"])
+    assert_input_error(res, "model", "wide.npz", "up to 64 hidden units, not 65")
 
 
 def test_a_view_is_searched_from_its_seats_knowledge_only():
