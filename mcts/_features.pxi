@@ -334,12 +334,13 @@ def hidden_units(int players, Py_ssize_t count, name="learned_weights"):
     numbers for `players` (`learned_size`); ValueError naming `name` if no
     model has that many."""
     cdef int h
+    cdef int linear = learned_size(players, 0)
     for h in range(MAX_HIDDEN + 1):
         if learned_size(players, h) == count:
             return h
     raise ValueError(f"{name}: {count} numbers are no learned model's for {players} players "
-                     f"(a linear model has {learned_size(players, 0)}; each of up to "
-                     f"{MAX_HIDDEN} hidden units adds {learned_size(players, 1) - learned_size(players, 0)})")
+                     f"(a linear model has {linear}; each of up to {MAX_HIDDEN} hidden units "
+                     f"adds {learned_size(players, 1) - linear})")
 
 
 def encode_features(state, float[::1] out):
