@@ -247,45 +247,24 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
     left x V_k) . block((q + k) mod N); `lw` holds U then V, each N blocks
     of F_PLAYER weights (the fitted weights divided by the inputs' standard
     deviations; the global block and the means add the same to every seat's
-    logit, so they cancel in the softmax). With `hidden` > 0 units a hidden
-    layer adds v . tanh(a_q), a_q = c + G . global block + sum over k of
-    (U'_k + left x V'_k) . block((q + k) mod N), its numbers following the
-    linear part: c and v (`hidden` each), then G, U' and V' with the units
-    of one input together (mcts.learned.search_weights; the standardisation
-    is folded into c and the weights). The blocks are read by their nonzero
-    numbers only; the global block's part of a_q is the same for every seat
-    and is computed once. With `residual` the logits add to the logarithms of
-    the chances `win` holds on entry (the 14-feature win head: the model is a
-    correction of it)."""
+    logit, so they cancel in the softmax). The blocks are read by their
+    nonzero numbers only. With `hidden` > 0 units a hidden layer adds to it
+    (`hidden_logit`), its numbers following the linear part. With `residual`
+    the logits add to the logarithms of the chances `win` holds on entry (the
+    14-feature win head: the model is a correction of it)."""
     cdef Numbers numbers[MAX_PLAYERS]
-    cdef Numbers glob
     cdef double shared[MAX_HIDDEN]
-    cdef double a[MAX_HIDDEN]
     cdef int n = s.num_players
     cdef double left = <double><float>game_left(s)
-    cdef double top = -INFINITY, z = 0.0, logit, xv
+    cdef double top = -INFINITY, z = 0.0, logit
     cdef const double* u
     cdef const double* v
-    cdef const double* hc = lw + 2 * n * F_PLAYER
-    cdef const double* hout = hc + hidden
-    cdef const double* hg = hout + hidden
-    cdef const double* hu = hg + F_GLOBAL * hidden
-    cdef const double* hs = hu + n * F_PLAYER * hidden
-    cdef const double* ru
-    cdef const double* rs
     cdef const Numbers* x
-    cdef int q, j, k, m, h
+    cdef int q, j, k, m
     for q in range(n):
         seat_numbers(s, q, &src[q * NUM_SOURCES], bonus[q], &numbers[q])
     if hidden > 0:
-        global_numbers(s, &glob)
-        for h in range(hidden):
-            shared[h] = hc[h]
-        for m in range(glob.count):
-            ru = hg + glob.index[m] * hidden
-            xv = glob.value[m]
-            for h in range(hidden):
-                shared[h] += ru[h] * xv
+        hidden_shared(s, lw + 2 * n * F_PLAYER, hidden, shared)
     for q in range(n):
         logit = 0.0
         for k in range(n):
@@ -296,19 +275,7 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
                 j = x.index[m]
                 logit += (u[j] + left * v[j]) * x.value[m]
         if hidden > 0:
-            for h in range(hidden):
-                a[h] = shared[h]
-            for k in range(n):
-                x = &numbers[(q + k) % n]
-                for m in range(x.count):
-                    j = k * F_PLAYER + x.index[m]
-                    ru = hu + j * hidden
-                    rs = hs + j * hidden
-                    xv = x.value[m]
-                    for h in range(hidden):
-                        a[h] += (ru[h] + left * rs[h]) * xv
-            for h in range(hidden):
-                logit += hout[h] * tanh(a[h])
+            logit += hidden_logit(numbers, q, n, left, lw + 2 * n * F_PLAYER, hidden, shared)
         if residual:
             logit += log(win[q]) if win[q] > 0.0 else -700.0
         win[q] = logit
@@ -319,6 +286,58 @@ cdef void learned_win_from(const GameState* s, const int16_t* src, const int* bo
         z += win[q]
     for q in range(n):
         win[q] /= z
+
+
+cdef void hidden_shared(const GameState* s, const double* hw, int hidden,
+                        double* shared) noexcept nogil:
+    """The part of every seat's hidden units that does not depend on the seat:
+    c + G . global block. `hw` holds the hidden layer: c and v (`hidden`
+    numbers each), then G (F_GLOBAL inputs), U' and V' (N x F_PLAYER inputs
+    each), the units of one input together (mcts.learned.search_weights; the
+    standardisation is folded into c and the weights)."""
+    cdef Numbers glob
+    cdef const double* row
+    cdef const double* g = hw + 2 * hidden
+    cdef double xv
+    cdef int m, h
+    global_numbers(s, &glob)
+    for h in range(hidden):
+        shared[h] = hw[h]
+    for m in range(glob.count):
+        row = g + glob.index[m] * hidden
+        xv = glob.value[m]
+        for h in range(hidden):
+            shared[h] += row[h] * xv
+
+
+cdef double hidden_logit(const Numbers* numbers, int q, int n, double left, const double* hw,
+                         int hidden, const double* shared) noexcept nogil:
+    """Seat q's logit from the hidden layer `hw` (`hidden_shared`): v .
+    tanh(a), a = `shared` + sum over k of (U'_k + left x V'_k) .
+    block((q + k) mod N), read by the blocks' nonzero numbers."""
+    cdef double a[MAX_HIDDEN]
+    cdef const double* out = hw + hidden
+    cdef const double* hu = hw + (2 + F_GLOBAL) * hidden
+    cdef const double* hs = hu + n * F_PLAYER * hidden
+    cdef const double* ru
+    cdef const double* rs
+    cdef const Numbers* x
+    cdef double xv, logit = 0.0
+    cdef int k, m, j, h
+    for h in range(hidden):
+        a[h] = shared[h]
+    for k in range(n):
+        x = &numbers[(q + k) % n]
+        for m in range(x.count):
+            j = k * F_PLAYER + x.index[m]
+            ru = hu + j * hidden
+            rs = hs + j * hidden
+            xv = x.value[m]
+            for h in range(hidden):
+                a[h] += (ru[h] + left * rs[h]) * xv
+    for h in range(hidden):
+        logit += out[h] * tanh(a[h])
+    return logit
 
 
 # ---------------------------------------------------------------------------
