@@ -1,7 +1,7 @@
 """Does a larger budget change the search's decisions? A cheap look at where
 a search stops gaining from iterations, before any tournament.
 
-    python bench/decision_agreement.py [SPEC] [POSITIONS] [REFERENCE]
+    python bench/decision_agreement.py [SPEC] [POSITIONS] [REFERENCE] [OTHER]
 
 Positions: every sixth decision with a choice of 2-player self-play games of
 `ismcts:preset=v0.2,iterations=300` (games seeded 100, 101, ...). Each is
@@ -14,6 +14,11 @@ choice minus that of the smaller search's choice). The last row, the
 reference budget with another seed, is the noise floor: two equal searches
 differ that much. A search whose rows reach that floor at N iterations gains
 nothing from more.
+
+OTHER, a second search (e.g. `ismcts:preset=v0.2` beside the default), adds a
+row: that search at the reference budget (seed 1) against the reference. Two
+searches whose row is no lower than the noise floor take different decisions
+no more often than one search does with another seed.
 """
 from __future__ import annotations
 
@@ -74,8 +79,14 @@ def compare(found: list, ref: list, n: int, opts: dict, seed: int = 1) -> tuple:
     return same / len(found), lost / len(found)
 
 
-def main(spec: str = "ismcts:preset=v0.2", count: int = 60, reference: int = 64_000) -> int:
-    opts = search_options(make_bot(spec).config)
+def main(spec: str = "ismcts:preset=v0.2", count: int = 60, reference: int = 64_000,
+         other: str | None = None) -> int:
+    try:
+        opts = search_options(make_bot(spec).config)
+        other_opts = search_options(make_bot(other).config) if other else None
+    except ValueError as exc:
+        print(f"decision_agreement.py: {exc}", file=sys.stderr)
+        return 2
     found = positions(count)
     start = time.process_time()
     ref = [search(s, iterations=reference, seed=REFERENCE_SEED, **opts) for s in found]
@@ -85,9 +96,19 @@ def main(spec: str = "ismcts:preset=v0.2", count: int = 60, reference: int = 64_
     for n in budgets(reference):
         same, lost = compare(found, ref, n, opts)
         print(f"{n:>10,}  {100 * same:>12.0f}%  {100 * lost:>18.2f}%", flush=True)
+    if other_opts is not None:
+        same, lost = compare(found, ref, reference, other_opts)
+        print(f"{other} at {reference:,}: {100 * same:.0f}% the same decision, "
+              f"{100 * lost:.2f}% given up")
     return 0
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    sys.exit(main(*(args[:1] + [int(a) for a in args[1:3]])))
+    try:
+        numbers = [int(a) for a in args[1:3]]
+    except ValueError:
+        print(f"decision_agreement.py: POSITIONS and REFERENCE are whole numbers, got {args[1:3]}",
+              file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(*(args[:1] + numbers + args[3:4])))

@@ -632,6 +632,27 @@ def test_decision_agreement_bench_compares_with_the_reference(capsys):
     assert [int(r.split()[0].replace(",", "")) for r in rows] == [250, 300]
 
 
+def test_decision_agreement_bench_compares_another_search(capsys):
+    """bench/decision_agreement.py OTHER: the same search as OTHER repeats the
+    noise floor's row (the reference budget, seed 1); another search gives
+    its own; a spec that is no bot is refused with status 2."""
+    from bench import decision_agreement as bench
+
+    def figures(line):
+        return [x for x in line.replace("%", " ").split() if x.lstrip("-").replace(".", "").isdigit()]
+
+    assert bench.main("ismcts:preset=v0.2", 8, 300, "ismcts:preset=v0.2") == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[-1].startswith("ismcts:preset=v0.2 at 300: ")
+    assert figures(rows[-1].split(" at 300: ")[1]) == figures(rows[-2])[1:]
+    assert bench.main("ismcts:preset=v0.2", 8, 300, "ismcts") == 0
+    other = capsys.readouterr().out.splitlines()[-1]
+    assert other.startswith("ismcts at 300: ")
+    assert figures(other.split(" at 300: ")[1]) != figures(rows[-1].split(" at 300: ")[1])
+    assert bench.main("ismcts:preset=v0.2", 8, 300, "ismcts:nonsense=1") == 2
+    assert "ismcts:nonsense=1" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("mode", [["--games", "300"], ["--search", "baseline", "--iterations", "300"]])
 def test_ab_core_compares_two_builds(capsys, mode):
     """bench/ab_core.py times playouts (or a preset's search) of two trees in
