@@ -107,8 +107,10 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     try:
         numbers = [int(a) for a in args[1:3]]
+        if any(n < 1 for n in numbers):
+            raise ValueError
     except ValueError:
-        print(f"decision_agreement.py: POSITIONS and REFERENCE are whole numbers, got {args[1:3]}",
-              file=sys.stderr)
+        print(f"decision_agreement.py: POSITIONS and REFERENCE are whole numbers of at least 1, "
+              f"got {args[1:3]}", file=sys.stderr)
         sys.exit(2)
     sys.exit(main(*(args[:1] + numbers + args[3:4])))

@@ -651,6 +651,15 @@ def test_decision_agreement_bench_compares_another_search(capsys):
     assert figures(other.split(" at 300: ")[1]) != figures(rows[-1].split(" at 300: ")[1])
     assert bench.main("ismcts:preset=v0.2", 8, 300, "ismcts:nonsense=1") == 2
     assert "ismcts:nonsense=1" in capsys.readouterr().err
+    import os
+    import subprocess
+    import sys
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
+                          "decision_agreement.py")
+    for bad in (["ismcts", "0"], ["ismcts", "4", "-5"], ["ismcts", "x"]):
+        run = subprocess.run([sys.executable, script, *bad], capture_output=True, text=True)
+        assert run.returncode == 2 and "whole numbers of at least 1" in run.stderr
+        assert "Traceback" not in run.stderr and run.stdout == ""
 
 
 @pytest.mark.parametrize("mode", [["--games", "300"], ["--search", "baseline", "--iterations", "300"]])
