@@ -635,7 +635,8 @@ def test_decision_agreement_bench_compares_with_the_reference(capsys):
 def test_decision_agreement_bench_compares_another_search(capsys):
     """bench/decision_agreement.py OTHER: the same search as OTHER repeats the
     noise floor's row (the reference budget, seed 1); another search gives
-    its own; a spec that is no bot is refused with status 2."""
+    its own; a spec that is no bot, or a count that is not a whole number of at
+    least 1, is refused with status 2 and a message, without a traceback."""
     from bench import decision_agreement as bench
 
     def figures(line):
