@@ -66,21 +66,26 @@ def format_result(result, state, seat, path) -> str:
     width = max([len(s.name) for s in line] + [len("decision")]
                 + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]])
     for i, step in enumerate(line, 1):
-        lines.append(f"  {i}. {step.name:<{width}}  share "
-                     f"{_percent(step.share)}  value {step.value:6.3f}")
-    if line and line[-1].chance_after:
+        lines.append(f"  {i}. {step.name:<{width}}  share {_percent(step.share)}")
+    if line and line[-1].reveals:
+        lines.append("  (this step shows you what was hidden, such as the coats drawn from under "
+                     "the stack, and what comes next depends on it: once you see it, add it "
+                     "with `ulm apply` and ask again)")
+    elif line and line[-1].chance_after:
         lines.append("  (a chance event follows: once it is known, add the decisions and what "
                      "happened with `ulm apply` and ask again)")
-    lines.append("  share: how often the search chose the decision where it stood; value: its "
-                 f"mean result for {SEATS[seat]} (about the chance to win, plus a little for the "
-                 "score margin)")
+    lines.append("  share: how often the search chose the decision where it stood")
     lines.append("")
     lines.append("Top alternatives for the first decision:")
-    lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'value':>6}  "
-                 f"{'win':>6}")
+    lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "
+                 f"{'±':>5}")
     for a in result.actions[:TOP_ALTERNATIVES]:
         lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
-                     f"{a.value:6.3f}  {_percent(a.win_probability[seat])}")
+                     f"{_percent(a.estimate):>8}  {100 * a.estimate_error:5.1f}")
+    lines.append(f"  estimate: the figure the search ranks by (its visits go to the best): "
+                 f"{SEATS[seat]}'s mean result after the decision (about the chance to win, "
+                 "plus a little for the score margin) mixed with the best line's evaluation "
+                 "(implicit minimax); ±: its standard error")
     if len(result.actions) > TOP_ALTERNATIVES:
         lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
     lines.append("")

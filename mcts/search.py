@@ -115,12 +115,35 @@ class ActionStats:
     value: float                    # mean reward of the searching player
     mean_reward: tuple              # mean reward vector, one per player
     win_probability: tuple          # mean win share per player after this decision
+    estimate: Optional[float] = None    # the figure the search ranks by (`decision_estimate`)
+    estimate_error: float = 0.0         # its standard error (at most, from the visits)
 
     def to_dict(self) -> dict:
         return {"action": self.action, "name": self.name, "visits": self.visits,
                 "availability": self.availability, "share": self.share, "value": self.value,
+                "estimate": self.estimate, "estimate_error": self.estimate_error,
                 "mean_reward": list(self.mean_reward),
                 "win_probability": list(self.win_probability)}
+
+
+def decision_estimate(value: float, minimax_value: Optional[float], minimax: float) -> float:
+    """The figure the search ranks a decision by: what UCB's selection maximises
+    and so where the visits go, the decision's mean reward (win share plus
+    margin_weight x the score-margin term) mixed with its implicit minimax
+    value by the minimax weight (the mean alone where it has none)."""
+    if minimax_value is None or minimax <= 0:
+        return value
+    return (1.0 - minimax) * value + minimax * minimax_value
+
+
+def estimate_error(value: float, visits: int, minimax: float = 0.0) -> float:
+    """A bound of the standard error of a decision's estimate from its visits:
+    a mean of rewards near [0, 1] varies by at most p(1 - p) / visits, with p
+    pulled towards 1/2 as by one won and one lost iteration more (an estimate
+    of 0 or 1 from few visits is not certain); the minimax part is a maximum,
+    not a mean, and adds no sampling error of its own."""
+    p = min(max((value * visits + 1.0) / (visits + 2.0), 0.0), 1.0)
+    return (1.0 - minimax) * math.sqrt(p * (1.0 - p) / max(visits, 1))
 
 
 @dataclass(frozen=True)
@@ -132,10 +155,21 @@ class LineStep:
     share: float                    # visits / visits of all the alternatives here
     value: float                    # mean reward of the searching player
     chance_after: bool = False      # a chance event follows (the line stops here)
+    reveals: bool = False           # it shows the player something hidden before (coats
+    #                                 drawn from under the stack): the line stops here
 
     def to_dict(self) -> dict:
         return {"action": self.action, "name": self.name, "visits": self.visits,
-                "share": self.share, "value": self.value, "chance_after": self.chance_after}
+                "share": self.share, "value": self.value, "chance_after": self.chance_after,
+                "reveals": self.reveals}
+
+
+# A line is checked in this many worlds the searching player cannot tell apart
+# (State.resample_from_infostate, seeds derived from LINE_SEED): a step is shown
+# only if it is legal in all of them, and the line stops after a step that shows
+# the player something hidden (its information differs between the worlds).
+LINE_WORLDS = 24
+LINE_SEED = 0x6C696E65
 
 
 @dataclass
@@ -161,6 +195,8 @@ class SearchResult:
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
     tree: object = field(default=None, repr=False, compare=False)   # the Searcher (workers=1)
     max_nodes: Optional[int] = None  # each tree's node bound (search() sets it)
+    root: object = field(default=None, repr=False, compare=False)   # the position searched
+    #                                 (search() sets it; the principal line is checked in it)
 
     @property
     def best(self) -> ActionStats:
@@ -201,23 +237,40 @@ class SearchResult:
         player's and no chance event comes between (a decision followed by a
         chance event, or the end of the turn, is the last one). A step's share
         is its visits over the visits of the decision before it (the first
-        step's: over all root visits, the share of `actions`)."""
+        step's: over all root visits, the share of `actions`).
+
+        No guess is shown as a step: each step is checked in LINE_WORLDS worlds
+        the player cannot tell from the position searched (`root`). The line
+        stops before a step that is not legal in all of them, and after a step
+        that shows the player something hidden (`reveals`: e.g. the coats drawn
+        from under the stack, which decide what may be kept next)."""
         line = []
         children = self.turn_tree
         total = sum(a.visits for a in self.actions)
+        worlds = self._line_worlds()
         while children and (max_steps is None or len(line) < max_steps):
             key, (visits, reward, _avail, chance_after, mover, kids) = min(
                 children.items(),
                 key=lambda kv: _rank(kv[0], kv[1][0], kv[1][1] / max(kv[1][0], 1)))
             if mover != self.player or visits == 0:
                 break
+            sure, reveals, ends = _step_in_worlds(worlds, key, self.player)
+            if not sure:
+                break
             line.append(LineStep(key, action_name(key), visits, visits / max(total, 1),
-                                 reward / visits, chance_after))
-            if chance_after:
+                                 reward / visits, chance_after, reveals))
+            if chance_after or reveals or ends:
                 break
             children = kids
             total = visits
         return line
+
+    def _line_worlds(self) -> list:
+        """The worlds a line is checked in (none without the position searched)."""
+        if self.root is None or self.root.current_player() != self.player:
+            return []
+        return [self.root.resample_from_infostate(self.player, derive_seed(LINE_SEED, k))
+                for k in range(LINE_WORLDS)]
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data."""
@@ -231,6 +284,20 @@ class SearchResult:
             "expected_score": list(self.expected_score),
             "stats": self.stats,
         }
+
+
+def _step_in_worlds(worlds: list, action: int, player: int) -> tuple:
+    """(legal in every world, shows `player` something hidden, the player's turn
+    of decisions ends) for `action` taken in each of `worlds` (changed: the
+    action applied where it is legal)."""
+    if any(action not in w.legal_actions() for w in worlds):
+        return False, False, True
+    for w in worlds:
+        w.apply_action(action)
+    reveals = len({w.information_state_key(player) for w in worlds}) > 1
+    ends = any(w.is_terminal() or w.is_chance_node() or w.current_player() != player
+               for w in worlds)
+    return True, reveals, ends
 
 
 def principal_line(result: SearchResult, max_steps: Optional[int] = None) -> list:
@@ -277,8 +344,35 @@ def _merge_trees(trees: list) -> dict:
     return out
 
 
+def _export(searcher: Searcher) -> dict:
+    """A tree's export with the implicit minimax values of the root's decisions
+    (`root_values`: action -> values per player; none without minimax)."""
+    data = searcher.export()
+    try:
+        values = searcher.heuristic_values(1)
+    except ValueError:              # no minimax weight: no values
+        values = {}
+    data["root_values"] = {key: v[1] for key, v in values.items() if v[1] is not None}
+    return data
+
+
+def _root_values(exports: list, player: int) -> dict:
+    """The minimax value of each root decision for `player`, over the trees that
+    have one (weighted by the decision's visits in each tree)."""
+    sums: dict = {}
+    for e in exports:
+        visits = {key: v for key, v, *_ in e["root"]}
+        for key, values in e.get("root_values", {}).items():
+            weight = max(visits.get(key, 0), 1)
+            m = sums.setdefault(key, [0.0, 0])
+            m[0] += weight * values[player]
+            m[1] += weight
+    return {key: total / weight for key, (total, weight) in sums.items()}
+
+
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
-                  rollout: str, explore: str, final: str = DEFAULT_FINAL) -> SearchResult:
+                  rollout: str, explore: str, final: str = DEFAULT_FINAL,
+                  minimax: float = 0.0) -> SearchResult:
     """Sum the root statistics of independent trees (root parallelism)."""
     first = exports[0]
     n = first["num_players"]
@@ -298,6 +392,7 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
             m[4] += counted
             m[5] += own
     total = sum(m[0] for m in root.values()) or 1
+    values = _root_values(exports, player)
     actions = []
     for key, (visits, avail, rewards, wins, counted, own) in root.items():
         v = max(visits, 1)
@@ -305,7 +400,9 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
         actions.append(ActionStats(
             action=key, name=action_name(key), visits=visits, availability=avail,
             share=visits / total, value=own / v,
-            mean_reward=tuple(r / k for r in rewards), win_probability=tuple(w / k for w in wins)))
+            mean_reward=tuple(r / k for r in rewards), win_probability=tuple(w / k for w in wins),
+            estimate=decision_estimate(own / v, values.get(key), minimax),
+            estimate_error=estimate_error(own / v, visits, minimax if key in values else 0.0)))
     actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
     if final == "value":
         actions = _rank_by_value(actions)
@@ -372,7 +469,7 @@ def _worker_main(conn, state, options, iterations, deadline, counter, index, par
 
         seconds = None if deadline is None else max(deadline - _time.monotonic(), 0.0)
         _grow(searcher, iterations, seconds, report)
-        conn.send(("ok", searcher.export()))
+        conn.send(("ok", _export(searcher)))
     except BaseException:  # pragma: no cover - reported to the parent
         conn.send(("error", traceback.format_exc()))
     finally:
@@ -574,13 +671,16 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
             def report(done):
                 progress(done, _time.monotonic() - start)
         _grow(searcher, iterations, time, report)
-        exports = [searcher.export()]
+        exports = [_export(searcher)]
     else:
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
-                           rollout=rollout, final=final, explore=explore)
+                           rollout=rollout, final=final, explore=explore,
+                           minimax=float(minimax))
     result.minimax = float(minimax)
     result.forced = len(legal) == 1
+    if determinize:                 # searched from the player's knowledge: check its line
+        result.root = state.clone()
     result.max_nodes = max_nodes
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision

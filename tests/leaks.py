@@ -98,3 +98,93 @@ def seen_cards(state, viewer: int) -> set[str]:
 def assert_no_leak(state, viewer: int, shown, where: str = "", seen=frozenset()) -> None:
     found = Secrets(state, viewer, seen).leaks(shown)
     assert not found, f"{where}: shown to viewer {viewer}: " + "; ".join(found[:5])
+
+
+def assert_same_for_worlds(state, viewer: int, shown_in, seed: int = 0, worlds: int = 2,
+                           seen=frozenset()) -> None:
+    """What `shown_in(world)` shows `viewer` is the same for `state` and for `worlds`
+    other worlds it cannot tell apart (State.resample_from_infostate: the same
+    information key, the hidden cards and coats dealt anew), and leaks nothing in any:
+    advice such as a principal line may depend only on the viewer's knowledge."""
+    key = state.information_state_key(viewer)
+    first = shown_in(state.clone())
+    assert_no_leak(state, viewer, first, "the true world", seen)
+    for k in range(worlds):
+        other = state.resample_from_infostate(viewer, seed * 1000 + k + 1)
+        assert other.information_state_key(viewer) == key
+        shown = shown_in(other.clone())
+        assert_no_leak(other, viewer, shown, f"world {k + 1}", seen)
+        assert shown == first, (f"shown to viewer {viewer} differs between worlds it cannot "
+                                f"tell apart: {first!r} / {shown!r}")
+
+
+# --- the deal: the dealer's seed of a game being played --------------------------------------
+
+_NUMBER = re.compile(r"(?<!\w)(?:0[xX][0-9a-fA-F]+|[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*|\d+)(?!\w)")
+
+
+class DealSecret:
+    """The seed that deals a game (`game.new_game(seed)`): it tells every card, tile and coat
+    to come (R-INFO-2), so while the game is played, nothing shown may name it, nor any
+    number that deals the same game (another spelling of it: hexadecimal, a number equal to
+    it). Every whole number in the output, in decimal or hexadecimal, is tried as a seed."""
+
+    def __init__(self, game, seed: int):
+        self.game, self.seed = game, seed
+        self.dealt = game.new_game(seed).raw()
+
+    def deals(self, n: int) -> bool:
+        return 0 <= n < 2 ** 64 and (n == self.seed or self.game.new_game(n).raw() == self.dealt)
+
+    def leaks(self, shown) -> list[str]:
+        """The numbers in `shown` (text or parsed JSON) that deal the game."""
+        found = {}
+        for token in _numbers(shown):
+            for n in _readings(token):
+                if n not in found:
+                    found[n] = token
+        return [f"{found[n]!r} deals the game (seed {self.seed})" for n in sorted(found)
+                if self.deals(n)]
+
+
+def _numbers(shown) -> list:
+    if isinstance(shown, bool):
+        return []
+    if isinstance(shown, int):
+        return [shown]
+    if isinstance(shown, str):
+        return _NUMBER.findall(shown)
+    if isinstance(shown, dict):
+        return [t for k, v in shown.items() for t in _numbers(k) + _numbers(v)]
+    if isinstance(shown, list):
+        return [t for v in shown for t in _numbers(v)]
+    return []
+
+
+def _readings(token) -> set[int]:
+    """A number as it may be read: a whole number, or text in decimal or hexadecimal."""
+    if isinstance(token, int):
+        return {token}
+    out = {int(token, 16)}
+    if token.isdigit():
+        out.add(int(token))
+    return out
+
+
+def assert_deal_secret(game, seed: int, shown, where: str = "") -> None:
+    found = DealSecret(game, seed).leaks(shown)
+    assert not found, f"{where}: " + "; ".join(found[:5])
+
+
+# --- a review's annotation: a search of one seat's decisions ---------------------------------
+
+def annotation_leaks(record: dict, viewer: int, annotation: dict) -> list[str]:
+    """The leaks in an annotation shown to `viewer`: each decision's note is read against
+    what `viewer` knew just before that decision of the record (`record`: its dict)."""
+    from ulm.records import replay
+    out = []
+    for note in annotation.get("decisions", []):
+        state = replay(record, note["index"]).state
+        out += [f"decision {note['index']}: {leak}"
+                for leak in Secrets(state, viewer).leaks(note)]
+    return out
