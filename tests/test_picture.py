@@ -242,11 +242,14 @@ def test_every_position_of_a_game_draws(players, variant, seed):
             seen = [e.get("data-card") for e in elements(svg, "card")]
             visible = (pos["discard pile"] + [c for p in pos["players"] for c in p["in front"]]
                        + pos["players"][viewer]["hand"]
+                       + [c for p in pos["players"] if "hand" not in p
+                          for c in p.get("known cards", [])]
                        + (pos.get("looked at", {}).get("cards", [])
                           if isinstance(pos.get("looked at", {}).get("cards", []), list) else []))
             assert sorted(seen) == sorted(visible)
             assert len(elements(svg, "card-back")) == sum(
-                p.get("hand size", 0) for p in pos["players"])
+                p.get("hand size", 0) - len(p.get("known cards", [])) for p in pos["players"]
+                if "hand" not in p)
             marked = {int(a) for e in elements(svg, "target") for a in e.get("data-actions").split()}
             with_place = {a for a in state.legal_actions() if action_target(state, a)}
             # an element can be missing only when hidden from the viewer (e.g. another's card)
@@ -256,3 +259,109 @@ def test_every_position_of_a_game_draws(players, variant, seed):
             ET.fromstring(board_svg(state))
         state.apply_action(rng.choice(state.legal_actions()))
     ET.fromstring(board_svg(state))                  # the end of the game draws too
+
+
+# --- what the view knows of a hidden hand and the coat stack (R-INFO-3, R-COAT-4) ---------
+
+def _hand_drawn(svg: str, seat: str) -> tuple[list, list, int]:
+    """(the cards drawn in `seat`'s hand, those marked known to all, its card backs)."""
+    cards = [e for e in elements(svg, "card")
+             if e.get("data-place") == "hand" and e.get("data-seat") == seat]
+    backs = [e for e in elements(svg, "card-back") if e.get("data-seat") == seat]
+    return ([e.get("data-card") for e in cards],
+            [e.get("data-card") for e in cards if e.get("data-known") == "all"], len(backs))
+
+
+def _coats_drawn(svg: str, place: str) -> list:
+    return [e.get("data-coat") for e in elements(svg, "coat") if e.get("data-place") == place]
+
+
+def test_a_card_taken_face_up_is_drawn_in_the_hand_it_went_to_R_INFO_3a():
+    """Blue took Works of Art I face up from the discard pile: Red's and Green's pictures
+    draw it in Blue's hand, marked known to all, beside a back for each hidden card (as
+    `ulm show` says: "3 cards: Works of Art I (known to all) and 2 hidden"); Blue's own
+    marks it too. No card a viewer cannot know is named (the leak oracle)."""
+    from leaks import assert_no_leak
+    from test_knowledge import knowledge_state
+    state = knowledge_state()
+    for viewer in (0, 2):
+        svg = board_svg(state, viewer=viewer)
+        assert _hand_drawn(svg, "Blue") == (["Works of Art I"], ["Works of Art I"], 2)
+        assert "Hand: 3 cards, known to all:" in svg and "and 2 hidden" in svg
+        assert_no_leak(state, viewer, svg, f"viewer {viewer}")
+    cards, known, backs = _hand_drawn(board_svg(state, viewer=1), "Blue")
+    assert len(cards) == 3 and known == ["Works of Art I"] and backs == 0
+    assert "Works of Art I (hand, known to all)" in board_svg(state, viewer=1)
+
+
+def test_the_coats_a_viewer_knows_under_the_stack_are_drawn_R_COAT_4():
+    """Red put S-1 under (known to Red and Blue), Blue put G-Garden under (known to Blue):
+    each picture draws the coats its viewer knows there, no other."""
+    from leaks import assert_no_leak
+    from test_knowledge import coat_state
+    state = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
+    both = ["S-1", "G-Garden"]
+    for viewer, shown in ((0, ["S-1"]), (1, both), (2, []), (None, both)):
+        svg = board_svg(state, viewer=viewer)
+        assert _coats_drawn(svg, "under") == shown, viewer
+        if viewer is not None:
+            assert_no_leak(state, viewer, svg, f"viewer {viewer}")
+    svg = board_svg(state, viewer=0)
+    assert "coat S-1 (under the stack, put by Red, known to Red, Blue)" in svg
+
+
+def test_a_coat_being_looked_at_that_the_viewer_knows_is_drawn_R_COAT_4():
+    """Blue draws S-2 and then S-1 (which Red put under the stack): Red sees that Blue looks
+    at 2 coats and which of them is S-1; Green sees only the count."""
+    from helpers import chance, coat
+    from leaks import assert_no_leak
+    from test_knowledge import coat_state, leaning
+    s = leaning(coat_state(["S-2", "S-3", "G-Oath"], [("S-1", 0, [0])]))
+    r = s.raw()
+    r["coat_unknown"] = 1 << coat("S-2")
+    r["players"][2]["coats"] |= (1 << coat("S-3")) | (1 << coat("G-Oath"))
+    r["coat_owner"][coat("S-3")] = r["coat_owner"][coat("G-Oath")] = 2
+    s.set_raw(r)
+    chance(s, "coat S-2")
+    for viewer, shown in ((0, ["S-1"]), (2, [])):
+        svg = board_svg(s, viewer=viewer)
+        assert "Blue is looking at 2 coats<" in svg
+        assert _coats_drawn(svg, "looked") == shown
+        assert_no_leak(s, viewer, svg, f"viewer {viewer}")
+    assert _coats_drawn(board_svg(s, viewer=1), "looked") == ["S-2", "S-1"]
+
+
+@pytest.mark.parametrize("players, seed", [(3, 5), (4, 6)])
+def test_hands_and_coats_drawn_are_those_of_the_view(players, seed):
+    """One source: for positions of random games, with a card taken face up put in, every
+    viewer's picture draws each hand as its view holds it (the cards seen, the known ones,
+    a back for each other) and the coats under the stack the view names."""
+    import random
+    from ulm import CARDS
+    rng = random.Random(seed)
+    state = ulm.Game(players=players).new_game(seed)
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome())
+            continue
+        if step % 23 == 5:
+            r = state.raw()                     # one card of a hand becomes known to all
+            p = rng.randrange(players)
+            held = [c for c in range(len(CARDS)) if r["players"][p]["hand"] >> c & 1]
+            if held:
+                r["players"][p]["known"] = 1 << rng.choice(held)
+                state.set_raw(r)
+            for viewer in range(players):
+                pos = state_to_position(state, viewer)
+                svg = board_svg(state, viewer=viewer)
+                for pl in pos["players"]:
+                    known = pl.get("known cards", [])
+                    cards, marked, backs = _hand_drawn(svg, pl["name"])
+                    assert sorted(cards) == sorted(pl.get("hand", known))
+                    assert sorted(marked) == sorted(known)
+                    assert backs == pl.get("hand size", len(cards)) - len(cards)
+                under = [e["coat"] for e in pos["coat stack"]["under"] if "coat" in e]
+                assert _coats_drawn(svg, "under") == under
+        state.apply_action(rng.choice(state.legal_actions()))

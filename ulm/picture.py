@@ -17,10 +17,16 @@ attributes, so tests can count them and a web page can click them:
     bag                            supply (data-seat, data-colour)
     river-space (data-index)       barge (data-seat)           quarter (data-quarter)
     seal (data-seat and data-quarter, or data-outer for a coat marker)
-    crest (data-seat, data-quarter)                            coat (data-coat, data-place)
+    crest (data-seat, data-quarter)
+    coat (data-coat, data-place seat|looked|under: under the stack, one the viewer knows)
     descendant (data-descendant, data-place board|seat)        tower (data-tile, data-role)
-    card (data-card, data-place hand|front|discard|looked, data-seat for hand and front)
+    card (data-card, data-place hand|front|discard|looked, data-seat for hand and front,
+          data-known="all" for a hand card taken face up, shown in every view)
     card-back (data-seat: an opponent's hidden hand card)      player (data-seat)
+
+A view draws what its position holds (ulm.positions.state_to_position, the
+source of `ulm show`'s text too): an opponent's cards taken face up, the coats
+the viewer knows under the stack or being looked at (R-INFO-3, R-COAT-4).
 
 `action_target(state, action)` says which element a decision belongs to
 ({"kind": "entry", "value": 3}); `kind` is the element's class and `value`
@@ -476,10 +482,13 @@ def _draw_cathedral(svg: _Svg, pos: dict, table: dict):
         svg.close()
 
 
-def _card(svg: _Svg, x, y, card, place, seat=None) -> float:
+def _card(svg: _Svg, x, y, card, place, seat=None, known=False) -> float:
+    """A card face; `known`: a hand card every player knows (taken face up)."""
     w = _card_width(card)
-    svg.element(("card", card, None), (x, y, w, 17), "card", f"{card} ({place})",
-                data_card=card, data_place=place, data_seat=seat)
+    svg.element(("card", card, None), (x, y, w, 17), "card",
+                f"{card} ({place}{', known to all' if known else ''})",
+                data_card=card, data_place=place, data_seat=seat,
+                data_known="all" if known else None)
     svg.rect(x, y, w, 17, CARD_FILL[_card_kind(card)], stroke="#6b604a", rx=3)
     svg.text(x + w / 2, y + 12.5, card, 9.5, "middle")
     svg.close()
@@ -569,6 +578,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     svg.text(x + 130, y, f"Coat stack: {plural(shuffled + len(stack['under']), 'coat')}"
              + (f" ({len(stack['under'])} put under)" if stack["under"] else ""), 11)
     y += 20
+    y = _draw_coats_under(svg, x, y, stack["under"])
     svg.text(x, y, "Discard pile:" + ("" if pos["discard pile"] else " empty"), 11)
     y += 6
     if pos["discard pile"]:
@@ -580,11 +590,15 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     if looked:
         cards, coats = looked.get("cards", []), looked.get("coats", [])
         if isinstance(cards, int) or isinstance(coats, int):
+            n_coats = coats if isinstance(coats, int) else len(coats)
             svg.text(x, y + 4, f"{mover} is looking at "
                      + " and ".join(t for t in (
                          plural(cards, "card") if cards else "",
-                         plural(coats, "coat") if coats else "") if t), 11)
+                         plural(n_coats, "coat") if n_coats else "") if t), 11)
             y += 20
+            if not isinstance(coats, int):   # coats of them the viewer knows (R-COAT-4)
+                y = _draw_known_coats(svg, x, y, [(c, f"coat {c} (drawn by {mover}, known "
+                                                      "to you)", "looked") for c in coats if c])
         else:
             if cards:
                 svg.text(x, y + 4, "Looked at (keep one):", 11)
@@ -638,6 +652,33 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         for i, line in enumerate(caption):
             svg.text(x2, y2 + 18 + 16 * i, line, 11, fill=HIGHLIGHT)
         svg.close()
+
+
+def _draw_coats_under(svg: _Svg, x, y, under: list[dict]) -> float:
+    """The coats put under the stack that the view names (R-COAT-4), as the text lists
+    them: by whom, known to whom."""
+    named = [(e["coat"], f"coat {e['coat']} (under the stack, put by {e['by']}, known to "
+                         f"{', '.join(e.get('known to', [e['by']]))})", "under")
+             for e in under if "coat" in e]
+    if not named:
+        return y
+    svg.text(x, y, "Under the stack:", 11)
+    return _draw_known_coats(svg, x + 96, y - 14, named, 234) + 6
+
+
+def _draw_known_coats(svg: _Svg, x, y, coats: list[tuple], width=330) -> float:
+    """Coats named by the view but not placed (under the stack, drawn): (coat, title,
+    place) each, in rows `width` wide; returns the y below them."""
+    def draw(cx, cy, item):
+        c, title, place = item
+        svg.element(("coat", c, None), (cx, cy, 64, 30), "coat", title, data_coat=c,
+                    data_place=place)
+        _shield(svg, cx, cy, 22, 26, GOLD if c.startswith("G-") else SILVER)
+        svg.text(cx + 26, cy + 18, _coat_label(c), 10)
+        svg.close()
+        return 66
+    return _flow(svg, x, y, width, coats, draw, line=36, measure=lambda item: 66) \
+        if coats else y
 
 
 def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
@@ -710,25 +751,7 @@ def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
         if p["in front"]:
             ly = _flow(svg, lx, ly + 4, width, p["in front"],
                        lambda cx, cy, c, name=name: _card(svg, cx, cy, c, "front", name))
-        ly += 16
-        if "hand" in p:
-            svg.text(lx, ly, "Hand:" + ("" if p["hand"] else " empty"), 10, fill=FAINT)
-            if p["hand"]:
-                ly = _flow(svg, lx, ly + 4, width, p["hand"],
-                           lambda cx, cy, c, name=name: _card(svg, cx, cy, c, "hand", name))
-        else:
-            n = p["hand size"]
-            label = f"Hand: {plural(n, 'card')} (hidden)" if n else "Hand: empty"
-            svg.text(lx, ly, label, 10, fill=FAINT)
-            per_row = 8
-            for k in range(n):
-                svg.open("g", class_="card-back", data_seat=name)
-                svg.add("title", f"one of {name}'s hidden hand cards")
-                svg.rect(lx + len(label) * CHAR_W * 0.9 + 8 + (k % per_row) * 16,
-                         ly - 13 + (k // per_row) * 21, 13, 18, "#6b5a8e", stroke="#3b2f55", rx=2)
-                svg.close()
-            if n:
-                ly += 21 * ((n - 1) // per_row)
+        ly = _draw_hand(svg, p, lx, ly + 16, width)
         svg.close()
         bottom = max(bottom, ly + 12)
     for index, x, name in reversed(frames):
@@ -737,6 +760,44 @@ def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
                    sw=3 if name == mover else 1.2, rx=8)
         svg.parts[index:index] = frame.parts
     return bottom
+
+
+def _draw_hand(svg: _Svg, p: dict, x, y, width) -> float:
+    """A player's hand as the view holds it (the position's "hand", "hand size" and "known
+    cards", as the text shows it): the cards seen, those taken face up marked known to all
+    (R-INFO-3a), a back for each hidden one. Returns the y of its last line."""
+    name, known = p["name"], p.get("known cards", [])
+
+    def card(cx, cy, c):
+        return _card(svg, cx, cy, c, "hand", name, known=c in known)
+    if "hand" in p:
+        svg.text(x, y, "Hand:" + ("" if p["hand"] else " empty"), 10, fill=FAINT)
+        if p["hand"]:
+            y = _flow(svg, x, y + 4, width, p["hand"], card)
+        return y
+    n = p["hand size"]
+    if not n:
+        svg.text(x, y, "Hand: empty", 10, fill=FAINT)
+        return y
+    if not known:
+        return _card_backs(svg, x, y, f"Hand: {plural(n, 'card')} (hidden)", n, name)
+    svg.text(x, y, f"Hand: {plural(n, 'card')}, known to all:", 10, fill=FAINT)
+    y = _flow(svg, x, y + 4, width, known, card)
+    if n > len(known):
+        y = _card_backs(svg, x, y + 14, f"and {n - len(known)} hidden", n - len(known), name)
+    return y
+
+
+def _card_backs(svg: _Svg, x, y, label: str, n: int, name: str, per_row: int = 8) -> float:
+    """`label`, then a card back for each of `n` hidden hand cards of `name`."""
+    svg.text(x, y, label, 10, fill=FAINT)
+    for k in range(n):
+        svg.open("g", class_="card-back", data_seat=name)
+        svg.add("title", f"one of {name}'s hidden hand cards")
+        svg.rect(x + len(label) * CHAR_W * 0.9 + 8 + (k % per_row) * 16,
+                 y - 13 + (k // per_row) * 21, 13, 18, "#6b5a8e", stroke="#3b2f55", rx=2)
+        svg.close()
+    return y + 21 * ((n - 1) // per_row)
 
 
 def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
