@@ -648,6 +648,18 @@ class ReviewGame(WebGame):
                            f"hints are for {SEATS[self.seat]}", 409)
         return seat
 
+    def annotation_seat(self, seat) -> int:
+        """The seat an annotation may be asked for now: any with everything shown, else
+        only the seat whose eyes the review is seen through (another seat's review names
+        its hidden hand, as a hint would)."""
+        p = parse_seat(seat, self.rec.game.num_players, "seat")
+        with self.lock:
+            if self.seat is not None and p != self.seat:
+                raise WebError(f"seat: seen by {SEATS[self.seat]}, the review to annotate is "
+                               f"{SEATS[self.seat]}'s (show everyone's cards to review "
+                               f"{SEATS[p]})", 409)
+        return p
+
     def options(self):
         return []
 

@@ -307,8 +307,7 @@ class Server:
         """mcts.annotate over a record under review, `seconds` a decision."""
         if not isinstance(session, ReviewGame):
             raise WebError("annotate: only a record under review can be annotated", 409)
-        n = session.rec.game.num_players
-        seat = parse_seat(seat, n, "seat")
+        seat = session.annotation_seat(seat)
         per = check_seconds(seconds, self.max_seconds, "seconds")
         moves = sum(1 for p in session.movers if p == seat)
         if not moves:
