@@ -3,8 +3,10 @@ errors that name the file, written whole or not at all, laid out for people.
 
 Reading refuses what json.loads would take silently or choke on: files over
 MAX_BYTES (a device such as /dev/zero is not read until memory runs out),
-nesting deeper than MAX_DEPTH, and a key given twice in one object (JSON
-would keep the last one without a word).
+nesting deeper than MAX_DEPTH, a whole number of more than MAX_DIGITS digits
+(Python would refuse one of over 4,300 digits with a ValueError naming no
+place) and a key given twice in one object (JSON would keep the last one
+without a word). Each of these errors names the place in the document.
 
 Writing (`write_atomically`) goes through a temporary file in the same folder
 that is flushed to disk and renamed over the target, so a reader sees the old
@@ -25,11 +27,25 @@ from pathlib import Path
 
 MAX_BYTES = 16 * 2 ** 20   # the largest file read: positions and records are a few kB
 MAX_DEPTH = 64             # our formats nest 4 levels deep
+MAX_DIGITS = 40            # our largest numbers are seeds below 2**64: 20 digits
 
 
 class _Duplicate(dict):
     """An object in which a key was given twice (marked while parsing)."""
     duplicate: str = ""
+
+
+class _LongNumber:
+    """A whole number written with more than MAX_DIGITS digits (marked while
+    parsing, refused with its place by _check_tree): only its count of digits."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+
+def _whole_number(text: str):
+    digits = len(text.lstrip("-"))
+    return _LongNumber(digits) if digits > MAX_DIGITS else int(text)
 
 
 def _object(pairs):
@@ -49,11 +65,19 @@ def _step(path: str, key) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
+def _check_number(node, path: str) -> None:
+    if isinstance(node, _LongNumber):
+        raise ValueError(f"{path or 'document'}: a whole number of {node.digits:,} digits; the "
+                         f"numbers of these files have at most {MAX_DIGITS}")
+
+
 def _check_tree(value) -> None:
-    """Raise ValueError naming the path of a duplicate key or of too deep nesting."""
+    """Raise ValueError naming the path of a duplicate key, of too deep nesting or
+    of a number with too many digits."""
     todo = [(value, "", 1)]  # the document itself is level 1
     while todo:
         node, path, depth = todo.pop()
+        _check_number(node, path)
         if depth > MAX_DEPTH:
             raise ValueError(f"{path or 'document'}: nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, _Duplicate):
@@ -66,14 +90,14 @@ def _check_tree(value) -> None:
         else:
             continue
         for key, child in reversed(items):
-            if isinstance(child, (dict, list)):
+            if isinstance(child, (dict, list, _LongNumber)):
                 todo.append((child, _step(path, key), depth + 1))
 
 
 def loads(text: str, source: str, error: type[Exception]):
     """Parse JSON text; any problem raises `error` naming `source` and where in it."""
     try:
-        data = json.loads(text, object_pairs_hook=_object)
+        data = json.loads(text, object_pairs_hook=_object, parse_int=_whole_number)
     except json.JSONDecodeError as exc:
         raise error(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
                     f"{exc.msg})") from None
