@@ -130,9 +130,21 @@ SCHEDULER_HELP = ("Play the games as tasks on a Dask cluster: tcp://HOST:8786 (a
                   "and results as without. Needs pip install 'ulm-engine[cluster]'.")
 
 
+class SeedType(click.ParamType):
+    """A seed: a whole number from 0 to 2**64 - 1 (ulm.numbers.parse_seed)."""
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        from ulm.numbers import parse_seed
+        try:
+            return parse_seed(value, None)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
 # The options the commands that play many games share (tournament, tune, ladder),
 # and the seed every command reads the same way.
-SEED = click.IntRange(0, 2 ** 64 - 1)
+SEED = SeedType()
 
 
 def seed_option(help: str = "Seed of the deals: the same seed gives the same games."):

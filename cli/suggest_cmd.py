@@ -13,6 +13,7 @@ import click
 
 from cli import (
     HELP,
+    SEED,
     FiniteFloatRange,
     InputError,
     iterations_option_type,
@@ -124,7 +125,7 @@ def _totals(result, seat) -> list:
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Independent search trees in parallel processes (root parallelism); "
                    "at most the machine's CPUs, but at least 8 are allowed.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the search; the same seed and iterations give the same advice.")
 @click.option("--c", "c", type=FiniteFloatRange(min=0), default=None,
               help=f"UCB exploration constant [default: {SCALED_C}, times the spread of the "

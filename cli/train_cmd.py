@@ -6,7 +6,7 @@ import os
 
 import click
 
-from cli import (HELP, SCHEDULER_HELP, FiniteFloatRange, InputError, check_workers_or_scheduler,
+from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
                  scheduler_option, workers_option)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
@@ -58,7 +58,7 @@ def train():
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--bots", "spec", default=None, metavar="SPEC",
               help="The bot of every seat (default ismcts:preset=v0.2,iterations=300).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the run: game g is dealt from derive_seed(seed, g).")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic",
               show_default=True)
@@ -143,7 +143,7 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
                    "logarithms of its win chances (zero weights: that evaluation exactly).")
 @_target_option("What the win chances are fitted to: the games' outcomes, the searched "
                 "values of the positions (selfplay --value-iterations), or their mean.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
               help="Write the model here (.npz).")
@@ -294,7 +294,7 @@ def evaluate_cmd(model, data, target, as_json):
               help="Weight decay.")
 @click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.1,
               show_default=True, help="Share of the games each fit holds out.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the run: every round's games, fit and check derive from it.")
 @workers_option()
 @scheduler_option()

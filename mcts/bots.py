@@ -31,50 +31,72 @@ needs no estimate of it; `IsmctsBot.last_result` is then None).
 """
 from __future__ import annotations
 
+import math
 import time as _time
 
 from ulm import derive_seed
 from ulm.names import did_you_mean
+from ulm.numbers import parse_seed, shown
 
 from mcts import _search
 from mcts.evaluation import EVALUATIONS, WEIGHT_SETS
 from mcts.learned import learned_weights, search_weights
 from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EVALUATION, DEFAULT_EXPLORE,
                          DEFAULT_FINAL, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, ROLLOUTS,
+                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS,
+                         ROLLOUTS,
                          check_minimax, check_workers,
                          default_c, default_minimax, search)
 
 
+# the largest horizon: a whole game is 10 rounds of at most 4 players
+MAX_HORIZON_ROUNDS = 10
+MAX_HORIZON = 4 * MAX_HORIZON_ROUNDS
+# the largest c, margin and bias: far beyond any useful weight, and the search's
+# sums of them stay finite
+MAX_WEIGHT = 1000.0
+SHOWN_SPEC_CHARS = 200      # a longer spec is quoted by its start in messages
+
+
+def _whole_number(text):
+    """int(text); None for text that is no whole number; an infinity of its sign
+    for one of more than 4,300 digits (int() refuses those): beyond every bound."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        text = str(text).strip()
+        digits = text[1:] if text[:1] in ("+", "-") else text
+        if not digits.isdecimal():
+            return None
+        return -math.inf if text.startswith("-") else math.inf
+
+
 def _positive_int(name, most=None):
     def parse(text):
-        try:
-            value = int(text)
-        except (TypeError, ValueError):
-            value = None
+        value = _whole_number(text)
         if value is None or value < 1:
-            raise ValueError(f"{name} must be a positive whole number, got {text!r}")
+            raise ValueError(f"{name} must be a positive whole number, got {shown(text)}")
         if most is not None and value > most:
-            raise ValueError(f"{name} must be at most {most:,}, got {text!r}")
+            raise ValueError(f"{name} must be at most {most:,}, got {shown(text)}")
         return value
     return parse
 
 
 def _seed(text):
     try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"seed must be a whole number, got {text!r}") from None
+        return parse_seed(text, None)
+    except ValueError as exc:
+        raise ValueError(f"seed {exc}") from None
 
 
-def _non_negative_float(name):
+def _non_negative_float(name, most=MAX_WEIGHT):
     def parse(text):
         try:
             value = float(text)
         except (TypeError, ValueError):
             value = None
-        if value is None or not value >= 0 or value == float("inf"):
-            raise ValueError(f"{name} must be a number >= 0, got {text!r}")
+        if value is None or not 0 <= value <= most:     # nan and inf fail too
+            raise ValueError(f"{name} must be a number from 0 to {most:g}, got {shown(text)}")
         return value
     return parse
 
@@ -86,15 +108,15 @@ def _positive_float(name, most=None):
         except (TypeError, ValueError):
             value = None
         if value is None or not value > 0 or value == float("inf"):
-            raise ValueError(f"{name} must be a positive number of seconds, got {text!r}")
+            raise ValueError(f"{name} must be a positive number of seconds, got {shown(text)}")
         if most is not None and value > most:
-            raise ValueError(f"{name} must be at most {most:g} seconds, got {text!r}")
+            raise ValueError(f"{name} must be at most {most:g} seconds, got {shown(text)}")
         return value
     return parse
 
 
 def _workers(text):
-    value = _positive_int("workers")(text)
+    value = _positive_int("workers", MAX_WORKERS)(text)
     try:
         return check_workers(value)
     except ValueError as exc:
@@ -104,32 +126,31 @@ def _workers(text):
 def _choice(name, choices):
     def parse(text):
         if text not in choices:
-            raise ValueError(f"{name} must be one of {', '.join(choices)}, got {text!r}")
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, got {shown(text)}")
         return text
     return parse
 
 
 def _horizon(text):
-    """Turns (-1: to the end) or rounds as "Nr"."""
+    """Turns (-1: to the end) or rounds as "Nr", at most a whole game."""
     text = str(text).strip()
-    if text.endswith("r") and text[:-1].isdigit():
-        return text
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        value = None
-    if value is None or value < -1:
-        raise ValueError(f"horizon must be -1 (to the end), a number of turns >= 0 or rounds "
-                         f"as Nr (2r: two rounds), got {text!r}")
-    return value
+    rounds = text.endswith("r")
+    value = _whole_number(text[:-1] if rounds else text)
+    if rounds and value is not None and 0 <= value <= MAX_HORIZON_ROUNDS:
+        return f"{value}r"
+    if not rounds and value is not None and -1 <= value <= MAX_HORIZON:
+        return value
+    raise ValueError(f"horizon must be -1 (to the end), a number of turns from 0 to "
+                     f"{MAX_HORIZON} or rounds from 0r to {MAX_HORIZON_ROUNDS}r (2r: two "
+                     f"rounds), got {shown(text)}")
 
 
 def _probability(name, kind="a probability"):
     def parse(text):
-        value = _non_negative_float(name)(text)
-        if value > 1:
-            raise ValueError(f"{name} must be {kind} in [0, 1], got {text!r}")
-        return value
+        try:
+            return _non_negative_float(name, 1.0)(text)
+        except ValueError:
+            raise ValueError(f"{name} must be {kind} in [0, 1], got {shown(text)}") from None
     return parse
 
 
@@ -139,23 +160,26 @@ def _flag(name):
             return True
         if text in ("0", "false", "no", "off"):
             return False
-        raise ValueError(f"{name} must be on or off, got {text!r}")
+        raise ValueError(f"{name} must be on or off, got {shown(text)}")
     return parse
 
 
 def _model_file(text):
+    """A model file, or a shipped model by name (mcts.learned.shipped_model): its path."""
+    from mcts.learned import shipped_model
     from mcts.model import TrainError, load_model
+    path = shipped_model(text) or text
     try:
-        model = load_model(text)
+        model = load_model(path)
         search_weights(model)
     except (TrainError, ValueError) as exc:
         raise ValueError(f"model: {exc}") from None
-    return text
+    return path
 
 
 def _preset(text):
     if text not in PRESETS:
-        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {text!r}")
+        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {shown(text)}")
     return text
 
 
@@ -196,7 +220,8 @@ OPTIONS = {
              "the win chances at the horizon: learned (the default: the model fitted to "
              "self-play, mcts/models/) or linear (the 14-feature evaluation)"),
     "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
-                           "place of the shipped one (implies eval=learned)"),
+                           "place of the shipped one (implies eval=learned), or a shipped "
+                           "model by name (learned-2p-v2)"),
 }
 
 # Named sets of defaults of the ismcts bot. "baseline" is the search of the
@@ -448,12 +473,13 @@ def make_bot(spec: str, players: int | None = None) -> Bot:
     an unknown option (with the closest valid one), a malformed or bad value,
     or (given `players`) a game it cannot play (a model of another player count)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"bot spec: expected NAME or NAME:OPTION=VALUE,..., got {spec!r}; "
+        raise ValueError(f"bot spec: expected NAME or NAME:OPTION=VALUE,..., got {shown(spec)}; "
                          f"known bots: {', '.join(sorted(BOTS))}")
+    quoted = shown(spec, SHOWN_SPEC_CHARS)
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name not in BOTS:
-        raise ValueError(f"bot spec {spec!r}: unknown bot {name!r}"
+        raise ValueError(f"bot spec {quoted}: unknown bot {shown(name)}"
                          f"{did_you_mean(name, BOTS, cutoff=0.4)}; known bots: "
                          f"{', '.join(sorted(BOTS))}")
     cls = BOTS[name]
@@ -464,22 +490,22 @@ def make_bot(spec: str, players: int | None = None) -> Bot:
             key, eq, text = part.partition("=")
             key, text = key.strip(), text.strip()
             if not eq or not key or not text:
-                raise ValueError(f"bot spec {spec!r}: {name}: bad option {part!r}; "
+                raise ValueError(f"bot spec {quoted}: {name}: bad option {shown(part)}; "
                                  "write OPTION=VALUE")
             if key not in cls.options:
-                raise ValueError(f"bot spec {spec!r}: {name}: unknown option {key!r}"
+                raise ValueError(f"bot spec {quoted}: {name}: unknown option {shown(key)}"
                                  f"{did_you_mean(key, cls.options, cutoff=0.4)}; options: "
                                  f"{', '.join(sorted(cls.options))}")
             if key in options:
-                raise ValueError(f"bot spec {spec!r}: {name}: option {key!r} given twice")
+                raise ValueError(f"bot spec {quoted}: {name}: option {shown(key)} given twice")
             try:
                 options[key] = cls.options[key](text)
             except ValueError as exc:
-                raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None
+                raise ValueError(f"bot spec {quoted}: {name}: {exc}") from None
     try:
         bot = cls(**options)
         if players is not None:
             bot.check_players(players)
     except ValueError as exc:       # options that do not go together, or not with the game
-        raise ValueError(f"bot spec {spec!r}: {name}: {exc}") from None
+        raise ValueError(f"bot spec {quoted}: {name}: {exc}") from None
     return bot

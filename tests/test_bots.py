@@ -59,7 +59,7 @@ def test_spec_options_are_parsed():
     ("random:iterations=5", ["random", "unknown option 'iterations'", "options: seed"]),
     ("ismcts:iterations=abc", ["iterations must be a positive whole number", "'abc'"]),
     ("ismcts:iterations=0", ["iterations must be a positive whole number"]),
-    ("ismcts:c=-1", ["c must be a number >= 0"]),
+    ("ismcts:c=-1", ["c must be a number from 0 to 1000"]),
     ("ismcts:rollout=smart", ["rollout must be one of random, heuristic", "'smart'"]),
     ("ismcts:workers=two", ["workers must be a positive whole number"]),
     ("ismcts:time=0", ["time must be a positive number of seconds"]),

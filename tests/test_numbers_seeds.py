@@ -1,8 +1,11 @@
-"""Numbers wherever people give them.
+"""Numbers and seeds wherever people give them.
 
 Every reader of JSON (positions, views, records, tournament folders) refuses a
-number with thousands of digits naming the file and the field. Bad input ends
-with `Error: <where>: <what>`, exit status 2, no traceback and nothing written.
+number with thousands of digits naming the file and the field; every `--seed`
+and every bot spec's `seed=` takes 0..2**64 - 1 and nothing else, through one
+validator (ulm.numbers); every numeric option of a bot spec is bounded and
+named. Bad input ends with `Error: <where>: <what>`, exit status 2, no
+traceback and nothing written.
 """
 from pathlib import Path
 
@@ -11,7 +14,9 @@ from click.testing import CliRunner
 
 from cli.main import main
 from helpers import assert_input_error
+from mcts.bots import BOTS, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_WEIGHT, make_bot
 from ulm.jsonfile import MAX_DIGITS, loads
+from ulm.numbers import MAX_SEED, check_seed, parse_seed, shown
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -145,3 +150,167 @@ def test_a_tournament_folder_with_a_huge_number_is_refused_naming_the_line(tmp_p
                              "a whole number of 5,000 digits")
     assert_no_traceback(res)
     assert games.read_bytes() == before, "the games played are kept as they were"
+
+
+# ---------------------------------------------------------------------------
+# seeds: one validator for every command, file and bot spec
+
+BAD_SEEDS = [("negative", "-1"), ("2**64", str(2 ** 64)), ("10**40", str(10 ** 40)),
+             ("5000-digit", DIGITS_5000), ("NaN", "nan"), ("empty", ""), ("wrong type", "x"),
+             ("float", "1.5"), ("expression", "2**64"), ("inf", "inf")]
+
+
+def test_the_seed_validator():
+    assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED == 2 ** 64 - 1
+    assert parse_seed(" 7 ") == 7 and parse_seed(str(MAX_SEED), "--seed") == MAX_SEED
+    for bad in (-1, 2 ** 64, 10 ** 5000, 1.5, float("nan"), None, True, "7"):
+        with pytest.raises(ValueError, match=r"^seed: must be a whole number from 0 to "
+                                             r"2\*\*64 - 1, got "):
+            check_seed(bad)
+    for _, text in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"^--seed: must be a whole number from 0 to "):
+            parse_seed(text, "--seed")
+    assert shown(DIGITS_5000) == "'99999999999999999999'... (5,000 characters)"
+    assert shown(10 ** 5000) == "a whole number of about 5,001 digits"
+
+
+def _seed_commands(tmp_path):
+    data = tmp_path / "data.npz"
+    data.write_bytes(b"")
+    position = EXAMPLES / "push-4p-view.json"
+    record = EXAMPLES / "record-2p.json"
+    out = tmp_path / "out"
+    return {
+        "new": ["new", "--players", 2, "-o", out],
+        "suggest": ["suggest", position, "--iterations", 10, "--quiet"],
+        "play": ["play", "--bots", "random,random", "--quiet", "--record", out],
+        "tournament": ["tournament", "--bots", "random", "random", "--games", 2, "--workers", 1,
+                       "--quiet", "--out", out],
+        "ladder": ["ladder", "--low", 2, "--high", 4, "--games", 2, "--workers", 1, "--quiet",
+                   "--out", out],
+        "tune": ["tune", "--bot", "ismcts:iterations=5", "--param", "c=0.1:1", "--against",
+                 "random", "--trials", 1, "--quiet", "--out", out],
+        "annotate": ["annotate", record, "--as", "Red", "--iterations", 5, "--quiet"],
+        "train selfplay": ["train", "selfplay", "--games", 1, "--out", out],
+        "train fit": ["train", "fit", data, "--out", out],
+        "train rounds": ["train", "rounds", "--rounds", 1, "--games", 2, "--out", out],
+    }
+
+
+SEED_COMMANDS = ["new", "suggest", "play", "tournament", "ladder", "tune", "annotate",
+                 "train selfplay", "train fit", "train rounds"]
+
+
+@pytest.mark.parametrize("command", SEED_COMMANDS)
+@pytest.mark.parametrize("what, text", BAD_SEEDS, ids=[row[0] for row in BAD_SEEDS])
+def test_every_seed_option_takes_0_to_2_64_minus_1_only(command, what, text, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    args = _seed_commands(work)[command]
+    res = assert_input_error(run(*args, "--seed", text), "--seed",
+                             "must be a whole number from 0 to 2**64 - 1")
+    assert_no_traceback(res)
+    assert len(res.stderr) < 400, "a long number is not written back whole"
+    assert sorted(p.name for p in work.iterdir()) == ["data.npz"], "nothing written"
+
+
+def test_the_largest_seed_is_taken(tmp_path):
+    res = run("new", "--players", 2, "--seed", MAX_SEED)
+    assert res.exit_code == 0, res.output
+    res = run("play", "--bots", f"random:seed={MAX_SEED},random", "--seed", MAX_SEED,
+              "--quiet")
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("what, text", BAD_SEEDS, ids=[row[0] for row in BAD_SEEDS])
+def test_every_bot_spec_seed_takes_0_to_2_64_minus_1_only(bot, what, text):
+    spec = f"{bot}:seed={text}"
+    if text == "":
+        with pytest.raises(ValueError, match="write OPTION=VALUE"):
+            make_bot(spec)
+        return
+    with pytest.raises(ValueError, match=r"seed must be a whole number from 0 to 2\*\*64 - 1"):
+        make_bot(spec)
+
+
+def test_a_bot_spec_seed_is_refused_by_the_commands(tmp_path):
+    for spec in ("ismcts:seed=-1", f"random:seed={2 ** 64}"):
+        res = assert_input_error(run("play", "--bots", f"{spec},random", "--quiet", "--record",
+                                     tmp_path / "r.json"), "--bots", "seed must be")
+        assert_no_traceback(res)
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------
+# the numeric options of the bot specs: bounded and named
+
+def _takes_numbers(parse) -> bool:
+    for text in ("0.5", "1", "2"):
+        try:
+            value = parse(text)
+        except ValueError:
+            continue
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return False
+
+
+def _numeric_options():
+    """(bot, option) for every option of every bot whose value is a number."""
+    return [(name, key) for name, cls in sorted(BOTS.items()) for key in sorted(cls.options)
+            if key != "seed" and _takes_numbers(cls.options[key])]
+
+
+BAD_NUMBERS = [("negative", "-2"), ("2**64", str(2 ** 64)), ("10**30", str(10 ** 30)),
+               ("5000-digit", DIGITS_5000), ("negative 5000-digit", "-" + DIGITS_5000),
+               ("NaN", "nan"), ("inf", "inf"), ("1e308", "1e308"), ("wrong type", "x")]
+
+
+def test_every_numeric_option_is_in_the_table():
+    assert sorted({key for _, key in _numeric_options()}) == [
+        "bias", "c", "determinizations", "horizon", "iterations", "margin", "mast", "minimax",
+        "time", "workers"]
+
+
+@pytest.mark.parametrize("bot, option", _numeric_options())
+@pytest.mark.parametrize("what, text", BAD_NUMBERS, ids=[row[0] for row in BAD_NUMBERS])
+def test_every_numeric_bot_option_is_bounded_and_named(bot, option, what, text):
+    with pytest.raises(ValueError) as info:
+        make_bot(f"{bot}:{option}={text}")
+    message = str(info.value)
+    assert f"{bot}: {option} must be" in message, message
+    assert len(message) < 500, "a long number is not written back whole"
+
+
+@pytest.mark.parametrize("spec, words", [
+    (f"ismcts:horizon={MAX_HORIZON + 1}", ["horizon must be", "from 0 to 40"]),
+    (f"ismcts:horizon={MAX_HORIZON_ROUNDS + 1}r", ["horizon must be", "from 0r to 10r"]),
+    (f"ismcts:horizon={10 ** 30}", ["horizon must be"]),
+    (f"ismcts:horizon={DIGITS_5000}r", ["horizon must be"]),
+    ("ismcts:c=1000.5", ["c must be a number from 0 to 1000"]),
+    ("ismcts:margin=1e308", ["margin must be a number from 0 to 1000"]),
+    ("ismcts:bias=1001", ["bias must be a number from 0 to 1000"]),
+    (f"ismcts:workers={10 ** 30}", ["workers must be at most"]),
+])
+def test_the_bounds_of_the_bot_options(spec, words):
+    with pytest.raises(ValueError) as info:
+        make_bot(spec)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_a_horizon_beyond_a_game_is_refused_before_the_game_starts(tmp_path):
+    record = tmp_path / "r.json"
+    res = assert_input_error(run("play", "--bots", f"ismcts:horizon={10 ** 30},random",
+                                 "--record", record), "--bots", "horizon must be")
+    assert_no_traceback(res)
+    assert "Red to move" not in res.stdout and not record.exists()
+
+
+def test_the_largest_values_of_the_bot_options_play_a_game():
+    spec = (f"ismcts:iterations=20,horizon={MAX_HORIZON},c={MAX_WEIGHT:g},"
+            f"margin={MAX_WEIGHT:g},bias={MAX_WEIGHT:g},mast=1,seed={MAX_SEED}")
+    assert make_bot(f"ismcts:horizon={MAX_HORIZON_ROUNDS}r").config["horizon"] == "10r"
+    res = run("play", "--bots", f"{spec},pimc:iterations=5,determinizations=2", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "Winner" in res.stdout or "Shared win" in res.stdout

@@ -14,6 +14,7 @@ from ulm._fastcore import ACTION_NAMES, SEATS
 from ulm.board import BoardError
 from ulm.game import VARIANTS, Game
 from ulm.jsonfile import dumps, read_json, write_atomically
+from ulm.numbers import check_seed
 
 FORMAT = "ulm-record/1"
 FIELDS = ("format", "players", "variant", "board", "seed", "decisions", "bots", "result")
@@ -75,9 +76,10 @@ def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         raise RecordError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
-    seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise RecordError(f"seed: must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+    try:
+        seed = check_seed(data.get("seed"), "seed")
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
     decisions = data.get("decisions")
     if not isinstance(decisions, list):
         raise RecordError("decisions: missing, or not a list of action names")

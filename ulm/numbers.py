@@ -1,0 +1,57 @@
+"""Numbers that people give (options, bot specs, files): seeds checked in one
+place, and values shown in messages without flooding them.
+
+    >>> check_seed(7)
+    7
+    >>> parse_seed("-1", "--seed")
+    Traceback (most recent call last):
+    ValueError: --seed: must be a whole number from 0 to 2**64 - 1, got '-1'
+
+Every random choice starts from a seed of 64 bits (R-SETUP-8; `derive_seed`
+mixes it), so a seed outside 0..2**64 - 1 would be cut to 64 bits without a
+word: it is refused instead, by the commands, the bot specs and the records
+alike.
+"""
+from __future__ import annotations
+
+import math
+
+MAX_SEED = 2 ** 64 - 1
+SEED_RANGE = "a whole number from 0 to 2**64 - 1"
+SHOWN_CHARS = 40        # the longest value a message quotes whole
+
+
+def shown(value, limit: int = SHOWN_CHARS) -> str:
+    """The value as a message quotes it: repr, or its start and length when a text
+    is longer than `limit` (a 5,000-digit number is not written back whole to
+    the person who typed it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a whole number of about {int(math.log10(abs(value))) + 1:,} digits"
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit // 2]!r}... ({len(value):,} characters)"
+    return repr(value)
+
+
+def _where(where: str | None, what: str) -> str:
+    return f"{where}: {what}" if where else what
+
+
+def check_seed(value, where: str | None = "seed") -> int:
+    """`value` if it is a seed (an int from 0 to MAX_SEED), else ValueError
+    `<where>: must be a whole number from 0 to 2**64 - 1, got <value>`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise ValueError(_where(where, f"must be {SEED_RANGE}, got {shown(value)}"))
+    return value
+
+
+def parse_seed(text: str, where: str | None = "seed") -> int:
+    """A seed written as text (a command-line option, a bot spec's `seed=`);
+    errors as check_seed, quoting the text."""
+    try:        # text, or a whole number (a default): never a float cut to a whole one
+        value = int(text) if isinstance(text, (str, int)) and not isinstance(text, bool) \
+            else None
+    except ValueError:      # not a number, or more than 4,300 digits
+        value = None
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise ValueError(_where(where, f"must be {SEED_RANGE}, got {shown(text)}"))
+    return value
