@@ -124,6 +124,8 @@ def show_cmd(position, viewer, svg_out, png_out, highlight):
     With --svg/--png the board is also drawn as a picture; POSITION may be `-`
     (standard input).
     """
+    if highlight and not (svg_out or png_out):     # it would be read and drawn nowhere
+        raise InputError("--highlight: draws on the picture; give --svg or --png too")
     data, state, seat = read_position_arg(position)
     if data["kind"] == "view":
         if viewer is not None and viewer != seat:

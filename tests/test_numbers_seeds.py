@@ -4,8 +4,8 @@ Every reader of JSON (positions, views, records, tournament folders) refuses a
 number with thousands of digits naming the file and the field; every `--seed`
 and every bot spec's `seed=` takes 0..2**64 - 1 and nothing else, through one
 validator (ulm.numbers); every numeric option of a bot spec is bounded and
-named. Bad input ends with `Error: <where>: <what>`, exit status 2, no
-traceback and nothing written.
+named; `show --highlight` needs a picture to draw on. Bad input ends with
+`Error: <where>: <what>`, exit status 2, no traceback and nothing written.
 """
 from pathlib import Path
 
@@ -314,3 +314,24 @@ def test_the_largest_values_of_the_bot_options_play_a_game():
     res = run("play", "--bots", f"{spec},pimc:iterations=5,determinizations=2", "--quiet")
     assert res.exit_code == 0, res.output
     assert "Winner" in res.stdout or "Shared win" in res.stdout
+
+
+# ---------------------------------------------------------------------------
+# show --highlight
+
+
+def test_show_highlight_without_a_picture_is_refused(tmp_path):
+    position = EXAMPLES / "new-2p.json"
+    for names in (["fly"], ["draw"]):
+        args = [a for n in names for a in ("--highlight", n)]
+        assert_input_error(run("show", position, *args), "--highlight", "--svg or --png")
+
+
+def test_show_bad_highlight_with_a_picture_writes_nothing(tmp_path):
+    svg = tmp_path / "b.svg"
+    assert_input_error(run("show", EXAMPLES / "new-2p.json", "--highlight", "fly", "--svg", svg),
+                       "--highlight", "unknown decision 'fly'")
+    assert not svg.exists()
+    res = run("show", EXAMPLES / "new-2p.json", "--highlight", "draw", "--svg", svg)
+    assert res.exit_code == 0, res.output
+    assert "1. " in svg.read_text()
