@@ -3,12 +3,14 @@ any executor with ``map`` (a Dask cluster: mcts.cluster.DaskExecutor)."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 
 from mcts import games
+from mcts.search import _end_with_parent
 
 
-def _pool_worker_init():
+def _pool_worker_init(parent: int):
     """Set up a process of the tournament's pool.
 
     A bot may run a root-parallel search (``ismcts:workers=2``): its workers
@@ -16,9 +18,13 @@ def _pool_worker_init():
     refuses children of daemonic processes). The games and their results are
     the same as when one process plays them. Ctrl-C is the parent's to handle:
     it ends the pool (SIGTERM), and a search's workers end with the process
-    that started them (mcts.search)."""
+    that started them (mcts.search). A parent killed outright (SIGKILL) ends its
+    workers the same way, quietly: a worker left alone would finish its game
+    and print a BrokenPipeError traceback sending the result to no one."""
     mp.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent(parent)
 
 
 def _run_one(args):
@@ -43,7 +49,8 @@ def play_games(todo: list, workers: int = 1, scheduler=None, fn=None):
         yield from scheduler.map(fn, todo)
     elif workers > 1 and len(todo) > 1:
         ctx = mp.get_context("fork")
-        with ctx.Pool(workers, initializer=_pool_worker_init) as pool:
+        with ctx.Pool(workers, initializer=_pool_worker_init,
+                      initargs=(os.getpid(),)) as pool:
             yield from pool.imap_unordered(fn, todo)
     else:
         for args in todo:

@@ -1,4 +1,4 @@
-"""Numbers and seeds wherever people give them.
+"""Numbers and seeds wherever people give them, and workers that end quietly.
 
 Every reader of JSON (positions, views, records, tournament folders) refuses a
 number with thousands of digits naming the file and the field; every `--seed`
@@ -6,7 +6,16 @@ and every bot spec's `seed=` takes 0..2**64 - 1 and nothing else, through one
 validator (ulm.numbers); every numeric option of a bot spec is bounded and
 named; `show --highlight` needs a picture to draw on. Bad input ends with
 `Error: <where>: <what>`, exit status 2, no traceback and nothing written.
+
+The last tests start `ulm` for real, kill its main process with SIGKILL and
+check that its worker processes end without a word on stderr.
 """
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -335,3 +344,72 @@ def test_show_bad_highlight_with_a_picture_writes_nothing(tmp_path):
     res = run("show", EXAMPLES / "new-2p.json", "--highlight", "draw", "--svg", svg)
     assert res.exit_code == 0, res.output
     assert "1. " in svg.read_text()
+
+
+# ---------------------------------------------------------------------------
+# workers whose main process is killed end quietly (real processes)
+
+ULM = [sys.executable, "-m", "cli"]
+WAIT_SECONDS = 60       # generous bounds of a wait, not speed measurements
+
+
+def _group_members(pgid: int) -> list[int]:
+    """The live processes of a process group (zombies are gone already)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[2]) == pgid and stat[0] != "Z":
+                pids.append(int(d))
+    return pids
+
+
+def _wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {WAIT_SECONDS} s for {what}"
+        time.sleep(0.1)
+
+
+def _kill_main_and_wait(args, tmp_path, ready, processes: int):
+    """Start `ulm args` in its own session, wait until `ready()` and `processes`
+    processes (the main one included) run, SIGKILL the main process; return the
+    stderr of the whole group once every process of it has ended."""
+    err_path = tmp_path / "stderr.txt"
+    with open(err_path, "wb") as err:
+        proc = subprocess.Popen(ULM + [str(a) for a in args], cwd=tmp_path, stderr=err,
+                                stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for(lambda: len(_group_members(proc.pid)) >= processes and ready(),
+                  f"{processes} processes at work")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _wait_for(lambda: not _group_members(proc.pid), "the workers to end")
+    finally:
+        for pid in _group_members(proc.pid):     # the test's own processes, by id
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return err_path.read_text()
+
+
+def test_a_killed_tournament_leaves_no_worker_and_no_traceback(tmp_path):
+    games = tmp_path / "t" / "games.jsonl"
+
+    def two_games_done():
+        return games.exists() and games.read_text().count("\n") >= 2
+
+    err = _kill_main_and_wait(["tournament", "--bots", "greedy", "random", "--games", 2000,
+                               "--workers", 2, "--quiet", "--out", "t"], tmp_path,
+                              two_games_done, 3)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_a_killed_play_leaves_no_search_worker_and_no_traceback(tmp_path):
+    err = _kill_main_and_wait(["play", "--bots", "ismcts:workers=2,time=30,random", "--quiet"],
+                              tmp_path, lambda: True, 3)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
