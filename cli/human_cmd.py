@@ -67,19 +67,32 @@ def _columns(items: list[str], width: int | None = None) -> list[str]:
     return rows
 
 
+def deal_words(game: PlaySession, resumed: bool = False) -> str:
+    """How the cards are dealt, as the person may be told: the seed deals every card, so
+    it is named only when they gave it (--seed, or the record they go on with)."""
+    seed = game.shown_seed()
+    if seed is None:
+        return "a secret deal (the record names its seed when the game is over)"
+    if resumed or game.state.is_terminal():
+        return f"seed {seed}"
+    return f"seed {seed} (a seed given, not secret: anyone with it knows every card to come)"
+
+
 def play_human(seats, seed, variant, board, record_path, hint_iterations, resume=None):
-    """The terminal game; `resume`: a saved game's record (its seats are `seats`)."""
+    """The terminal game; `seed` None deals with a secret seed; `resume`: a saved game's
+    record (its seats are `seats`; the person holds it, seed and all)."""
 
     if resume is not None:
         game = PlaySession.resume(resume)
-        seats, seed, variant = game.seats, game.record.seed, game.record.game.variant
+        seats, variant = game.seats, game.record.game.variant
     else:
         game = PlaySession(seats, seed=seed, variant=variant, board=board)
     humans = [p for p, s in enumerate(seats) if s == "human"]
     record_path = record_path or default_record_path()
     resumed = (f", resumed after {plural(len(game.record.decisions), 'decision')}"
                if resume is not None else "")
-    click.echo(f"Ulm, {len(seats)} players, {variant} game, seed {seed}{resumed}.")
+    deal = deal_words(game, resume is not None)
+    click.echo(f"Ulm, {len(seats)} players, {variant} game, {deal}{resumed}.")
     for p, s in enumerate(seats):
         click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else s}")
     click.echo(COMMANDS_HELP)
@@ -169,6 +182,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
         click.echo(saved("interrupted"))
         raise SystemExit(130)
     game.record.save(record_path)
+    click.echo(f"The deal's seed was {game.record.seed} (the record names it).")
     return game, record_path
 
 

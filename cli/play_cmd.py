@@ -61,8 +61,9 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
               help="Number of players with --human (default: the people and the bots given).")
 @click.option("--hint-iterations", type=iterations_option_type(), default=2000, show_default=True,
               help="Iterations of the searcher when you ask for a hint (?).")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the deal.")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the deal (default 0; with --human a secret seed, named in the "
+                   "record when the game is over: a seed you give deals cards you can know).")
 @click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -114,6 +115,7 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
                "returns": state.returns()}
     else:
         log = None if quiet else click.echo
+        seed = 0 if seed is None else seed
         row = play_game(specs, seed, variant, board, log=log, record_path=record)
     click.echo("")
     click.echo("Final scores:")

@@ -10,9 +10,10 @@
     >>> game.record.save("game.json")
 
 The chance events after each decision are drawn by the game's dealer (seeded
-by `seed`) exactly as `GameRecord.apply` draws them, so the saved record
-replays with `ulm replay`; `events` lists them in ordinary words as each
-seat may see them (ulm.decisions.decision_words).
+by `seed`; without one, by a secret seed drawn here) exactly as
+`GameRecord.apply` draws them, so the saved record replays with `ulm replay`;
+`events` lists them in ordinary words as each seat may see them
+(ulm.decisions.decision_words).
 
 Everything a session will do is fixed by its record: bot k's decision n is
 searched with the stream `derive_seed(bot_seed(spec seed, game seed, k), n)`
@@ -22,8 +23,15 @@ goes on exactly as it would have, and the same record with the same answers
 of the people is the same game:
 
     >>> game = PlaySession.resume(load_record("game.json"))
+
+The seed deals every card, so while the game is played it is the dealer's
+secret unless the person chose it: `shown_seed()` is what a person at the table
+may be told (their own seed, or any seed once the game is over; the record names
+it then, and a stopped game's record names it too, to go on with).
 """
 from __future__ import annotations
+
+import secrets
 
 from ulm import ACTION_NAMES
 from ulm.decisions import decision_words
@@ -35,11 +43,15 @@ HUMAN = "human"
 class PlaySession:
     """Seats are bot specs or "human"; people move with play(), bots with bot_move()."""
 
-    def __init__(self, seats: list[str], seed: int = 0, variant: str = "basic",
+    def __init__(self, seats: list[str], seed: int | None = None, variant: str = "basic",
                  board: str | None = None, record: GameRecord | None = None):
+        """`seed` None: the dealer's secret seed (shown_seed() is None until the end)."""
         from mcts.bots import make_bot
         from mcts.games import bot_seed
         self.seats = list(seats)
+        self.secret_seed = seed is None and record is None
+        if self.secret_seed:
+            seed = secrets.randbits(64)
         self.record = record or GameRecord(players=len(seats), variant=variant, seed=seed,
                                            board=board, bots=self.seats)
         self.record.bots = self.seats
@@ -53,16 +65,19 @@ class PlaySession:
         self._undo: list[tuple] = []
 
     @classmethod
-    def resume(cls, record: GameRecord) -> "PlaySession":
+    def resume(cls, record: GameRecord, secret_seed: bool = False) -> "PlaySession":
         """The session of a saved game (a record with the seats in `bots`: specs and
         "human"), going on exactly as if it had not been stopped: each bot's stream is
-        where its last decision left it, and the people's decisions can be undone."""
+        where its last decision left it, and the people's decisions can be undone.
+        `secret_seed`: the record's seed is still the dealer's secret (a record kept by
+        a server, not one the person holds)."""
         seats = record.bots
         if not seats or len(seats) != record.game.num_players:
             raise ValueError("the record does not name the seats (bots) of the game")
         game = cls(seats, seed=record.seed, variant=record.game.variant, board=record.board,
                    record=GameRecord(players=len(seats), variant=record.game.variant,
                                      seed=record.seed, board=record.board, bots=seats))
+        game.secret_seed = secret_seed
         for action in record.decisions:
             p = game.state.current_player()
             if seats[p] == HUMAN:
@@ -79,6 +94,14 @@ class PlaySession:
     @property
     def state(self):
         return self.record.state
+
+    def shown_seed(self) -> int | None:
+        """The seed of the deal as the people at the table may see it: the seed they
+        chose, or the dealer's once the game is over; None while it deals the cards in
+        secret (it tells every card to come: R-INFO-2)."""
+        if self.secret_seed and not self.state.is_terminal():
+            return None
+        return self.record.seed
 
     def human_to_move(self) -> bool:
         p = self.state.current_player()

@@ -188,17 +188,3 @@ def annotation_leaks(record: dict, viewer: int, annotation: dict) -> list[str]:
         out += [f"decision {note['index']}: {leak}"
                 for leak in Secrets(state, viewer).leaks(note)]
     return out
-
-
-# --- a review's annotation: a search of one seat's decisions ---------------------------------
-
-def annotation_leaks(record: dict, viewer: int, annotation: dict) -> list[str]:
-    """The leaks in an annotation shown to `viewer`: each decision's note is read against
-    what `viewer` knew just before that decision of the record (`record`: its dict)."""
-    from ulm.records import replay
-    out = []
-    for note in annotation.get("decisions", []):
-        state = replay(record, note["index"]).state
-        out += [f"decision {note['index']}: {leak}"
-                for leak in Secrets(state, viewer).leaks(note)]
-    return out

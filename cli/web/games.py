@@ -257,7 +257,8 @@ class PlayGame(WebGame):
     the server holds the full state; each person sees only their own view."""
     mode = "play"
 
-    def __init__(self, server, specs: list, variant: str, seed: int):
+    def __init__(self, server, specs: list, variant: str, seed: int | None):
+        """`seed` None: the server deals with a secret seed (shown when the game is over)."""
         from mcts.session import HUMAN, PlaySession as Table
         super().__init__(server)
         self.specs = specs              # per seat: "human" or a bot spec
@@ -374,7 +375,10 @@ class PlayGame(WebGame):
             out["thinking"] = None if think is None else dict(
                 think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
             rec = self.table.record
-            out["seed"] = rec.seed
+            # the seed deals every card: the server's secret while the game is played,
+            # unless the person chose it (then anyone with it knows the cards)
+            out["seed"] = self.table.shown_seed()
+            out["seed_chosen"] = not self.table.secret_seed
             out["history"] = history(rec, self.viewer())
             out["can_undo"] = self.table.can_undo()
             return out
@@ -384,7 +388,7 @@ class PlayGame(WebGame):
         summary = {"players": len(self.specs), "seats": list(self.specs),
                    "variant": rec.game.variant, "decisions": len(rec.decisions),
                    "over": self.state.is_terminal()}
-        return summary, {"record": rec.to_dict()}
+        return summary, {"record": rec.to_dict(), "secret_seed": self.table.secret_seed}
 
     def last_steps(self, upto=None):
         from ulm.decisions import last_turn, record_steps

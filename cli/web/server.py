@@ -110,7 +110,7 @@ class Server:
                 from mcts.session import PlaySession as Table
                 rec = replay(data["record"])
                 session = PlayGame(self, list(rec.bots), rec.game.variant, rec.seed)
-                session.table = Table.resume(rec)
+                session.table = Table.resume(rec, secret_seed=data.get("secret_seed") is True)
                 session.movers = []
                 st = rec.game.new_game(rec.seed)
                 for action in rec.decisions:
@@ -351,7 +351,10 @@ def _variant(body):
 
 
 def _seed(body):
-    seed = body.get("seed", 0)
+    """The seed the person chose, or None: the server deals with a secret seed."""
+    if "seed" not in body:
+        return None
+    seed = body["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
         raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {quoted(seed)}")
     return seed

@@ -111,8 +111,18 @@ async function startPlay(ev) {
   const n = +form.players.value;
   const seats = [];
   for (let p = 0; p < n; p++) seats.push(form[`seat${p}`].value.trim());
-  await call(async () => open(await api("POST", "/api/games", {
-    mode: "play", seats, variant: form.variant.value, seed: +form.seed.value || 0})));
+  const body = {mode: "play", seats, variant: form.variant.value};
+  // no seed given: the server deals with a secret one (named in the record at the end)
+  if (form.seed.value.trim() !== "") body.seed = +form.seed.value;
+  await call(async () => open(await api("POST", "/api/games", body)));
+}
+
+function dealNote(g) {
+  // the seed deals every card: secret while the game is played, unless chosen
+  if (g.mode !== "play") return "";
+  if (g.seed === null) return `<p class="note" id="deal-note">The deal is secret: the server chose its seed; the record names it when the game is over.</p>`;
+  if (g.seed_chosen && !g.terminal) return `<p class="note" id="deal-note">Dealt by seed ${g.seed}, a seed given (not secret): anyone with that seed knows every card and coat to come.</p>`;
+  return `<p class="note" id="deal-note">Dealt by seed ${g.seed}: replaying it deals the same game.</p>`;
 }
 
 async function startFollow(ev) {
@@ -185,7 +195,7 @@ function render() {
   else if (g.to_move === "chance") head = g.mode === "follow" ? `Round ${g.round}: enter what was drawn` : `Round ${g.round}: drawing…`;
   else head = `Round ${g.round} — <span class="seat-dot seat-${g.to_move}"></span>${g.to_move} to move`;
   const modeName = {play: "Playing", follow: `Following as ${g.viewer}`, review: "Reviewing a record"}[g.mode];
-  $("#summary").innerHTML = `<div class="mode">${modeName}</div><h2>${head}</h2><ul class="seats">${seats}</ul>`;
+  $("#summary").innerHTML = `<div class="mode">${modeName}</div><h2>${head}</h2><ul class="seats">${seats}</ul>${dealNote(g)}`;
 
   $("#over-box").hidden = !(g.mode === "play" && g.terminal);
 
