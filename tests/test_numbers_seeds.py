@@ -336,14 +336,25 @@ def test_show_highlight_without_a_picture_is_refused(tmp_path):
         assert_input_error(run("show", position, *args), "--highlight", "--svg or --png")
 
 
-def test_show_bad_highlight_with_a_picture_writes_nothing(tmp_path):
+BAD_HIGHLIGHTS = [("foreign", "fly"), ("empty", ""), ("negative", "-1"), ("NaN", "nan"),
+                  ("2**64", str(2 ** 64)), ("5000-digit", DIGITS_5000),
+                  ("illegal here", "money"), ("truncated", "push row 2 from")]
+
+
+@pytest.mark.parametrize("what, name", BAD_HIGHLIGHTS, ids=[row[0] for row in BAD_HIGHLIGHTS])
+def test_show_bad_highlight_with_a_picture_writes_nothing(what, name, tmp_path):
     svg = tmp_path / "b.svg"
-    assert_input_error(run("show", EXAMPLES / "new-2p.json", "--highlight", "fly", "--svg", svg),
-                       "--highlight", "unknown decision 'fly'")
+    res = assert_input_error(run("show", EXAMPLES / "new-2p.json", "--highlight", name,
+                                 "--svg", svg), "--highlight")
+    assert_no_traceback(res)
     assert not svg.exists()
+
+
+def test_show_highlight_draws_on_the_picture(tmp_path):
+    svg = tmp_path / "b.svg"
     res = run("show", EXAMPLES / "new-2p.json", "--highlight", "draw", "--svg", svg)
     assert res.exit_code == 0, res.output
-    assert "1. " in svg.read_text()
+    assert "1. draw" in svg.read_text() and "class=\"highlight\"" in svg.read_text()
 
 
 # ---------------------------------------------------------------------------
