@@ -165,16 +165,13 @@ def _flag(name):
 
 
 def _model_file(text):
-    """A model file, or a shipped model by name (mcts.learned.shipped_model): its path."""
-    from mcts.learned import shipped_model
     from mcts.model import TrainError, load_model
-    path = shipped_model(text) or text
     try:
-        model = load_model(path)
+        model = load_model(text)
         search_weights(model)
     except (TrainError, ValueError) as exc:
         raise ValueError(f"model: {exc}") from None
-    return path
+    return text
 
 
 def _preset(text):
@@ -220,8 +217,7 @@ OPTIONS = {
              "the win chances at the horizon: learned (the default: the model fitted to "
              "self-play, mcts/models/) or linear (the 14-feature evaluation)"),
     "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
-                           "place of the shipped one (implies eval=learned), or a shipped "
-                           "model by name (learned-2p-v2)"),
+                           "place of the shipped one (implies eval=learned)"),
 }
 
 # Named sets of defaults of the ismcts bot. "baseline" is the search of the
