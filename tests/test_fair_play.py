@@ -96,6 +96,16 @@ def test_a_game_without_a_seed_is_dealt_in_secret_until_it_ends(client):
             assert_deal_secret(game, seed, board, "board")
             assert "when the game is over" in _error(client.get(f"/api/games/{gid}/download"),
                                                      409)
+            index = len(g["history"])
+            tried = client.post(f"/api/games/{gid}/variation",
+                                json={"index": index, "line": [g["options"][0]["decision"]]})
+            assert tried.status_code == 200, tried.text
+            assert_deal_secret(game, seed, tried.json(), "variation")
+            job = client.post(f"/api/games/{gid}/hint", json={"seconds": 0.05}).json()
+            job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+            assert job["status"] == "done", job
+            assert_deal_secret(game, seed, job, "hint")
+            assert_deal_secret(game, seed, client.get("/api/games").json(), "list of games")
         r = client.post(f"/api/games/{gid}/decide", json={"decision": g["options"][0]["decision"]})
         assert r.status_code == 200, r.text
         g = r.json()
