@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from cli.main import main
 from cli.web.app import create_app
+from helpers import assert_input_error
 from leaks import DealSecret, Secrets, annotation_leaks, assert_deal_secret
 from mcts.annotate import annotate
 from ulm import Game
@@ -127,6 +128,29 @@ def test_a_seed_the_person_chooses_is_shown_with_its_warning(client):
     assert _dealer_seed(client, g["id"]) == 42
 
 
+@pytest.mark.parametrize("what, body", [
+    ("wrong type", '"7"'), ("wrong type", "true"), ("float", "7.5"), ("null", "null"),
+    ("huge", str(2 ** 64)), ("huge", "1" + "0" * 4000), ("negative", "-1"), ("NaN", "NaN"),
+    ("infinite", "Infinity"), ("empty", '""'), ("foreign", '{"$gt": 0}'), ("list", "[7]"),
+])
+def test_a_bad_seed_is_refused_naming_the_field(client, what, body):
+    """Only a seed left out deals in secret; a seed given must be one (400 naming it)."""
+    text = '{"mode": "play", "seats": ["human", "random"], "seed": %s}' % body
+    r = client.post("/api/games", content=text, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, (what, r.text)
+    message = r.json()["error"]
+    assert message.startswith(("seed: ", "request: not valid JSON")), message
+    assert "Traceback" not in message and len(message) < 300
+    assert client.get("/api/games").json()["games"] == []       # nothing was made
+
+
+def test_a_truncated_body_makes_no_game(client):
+    r = client.post("/api/games", content='{"mode": "play", "seats": ["human", "random"], '
+                    '"seed": 12', headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"].startswith("request: not valid JSON")
+    assert client.get("/api/games").json()["games"] == []
+
+
 def test_a_kept_game_keeps_its_deal_secret_after_a_restart(tmp_path):
     """A server restarted on its games file goes on with the same secret: the game rebuilt
     from the file still answers no seed."""
@@ -168,6 +192,19 @@ def test_the_terminal_game_stopped_early_names_no_seed(tmp_path):
     assert res.exit_code == 0, res.output
     rec = load_record(record)                     # the record holds it, to go on with
     assert_deal_secret(rec.game, rec.seed, res.stdout, "ulm play --human, stopped")
+
+
+@pytest.mark.parametrize("what, text", [
+    ("negative", "-1"), ("huge", str(2 ** 64)), ("huge", "9" * 5000), ("NaN", "nan"),
+    ("empty", ""), ("wrong type", "x"), ("float", "1.5"), ("infinite", "inf"),
+    ("foreign", "0x10"),
+])
+def test_the_terminal_refuses_a_bad_seed_before_the_game(tmp_path, what, text):
+    res = _run("play", "--human", "Red", "--bots", "random", "--seed", text, "--record",
+               tmp_path / "g.json", input="q\n")
+    assert_input_error(res, "--seed", "must be a whole number from 0 to 2**64 - 1")
+    assert len(res.stderr) < 400
+    assert list(tmp_path.iterdir()) == []                       # nothing written
 
 
 def test_the_terminal_names_a_seed_given_with_its_warning(tmp_path):
