@@ -10,11 +10,13 @@ from cli import (
     HELP,
     SEAT,
     SEED,
+    FiniteFloatRange,
     InputError,
     fail_on_input_errors,
     iterations_option_type,
     needs_extra,
 )
+from mcts.annotate import MAX_MISTAKE_ERRORS, MAX_MISTAKE_POINTS, MISTAKE_ERRORS, MISTAKE_POINTS
 from mcts.annotate import annotate as annotate_record
 from ulm import SEATS
 from ulm.records import load_record
@@ -39,17 +41,24 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
     notes = report.notes
     lines = [f"{path}: {seat}'s {len(notes)} decision{'s' if len(notes) != 1 else ''}, "
              f"searched with {budget} each (seed {report.seed}).",
-             "win: the searcher's estimate of " + seat + "'s chance to win after the decision "
-             "(the decision played gets a search of its own with the same budget where the "
-             "searcher chose another); loss: how much of it the decision played gave away, "
-             "± its standard error.", ""]
+             "estimate: the figure the searcher ranks decisions by, " + seat + "'s mean result "
+             "after the decision (about the chance to win, plus a little for the score margin) "
+             "mixed with the best line's evaluation (the decision played gets a search of its "
+             "own with the same budget where the searcher chose another); loss: how much of it "
+             "the decision played gave away, ± its standard error. A mistake loses more than "
+             f"{report.mistake_points:g} point{'s' if report.mistake_points != 1 else ''} and "
+             f"more than {report.mistake_errors:g} times its ±; a smaller loss is within noise.",
+             ""]
     forced = sum(1 for n in notes if n.forced)
     agree = sum(1 for n in notes if n.played == n.best and not n.forced)
     if notes:
         free = len(notes) - forced
         lines.append(f"The searcher agrees with {agree} of {free} decision"
                      f"{'s' if free != 1 else ''} with a choice ({forced} forced); "
-                     f"total loss {100 * report.total_loss():.0f} percentage points.")
+                     f"{len(report.mistakes())} mistake{'s' if len(report.mistakes()) != 1 else ''}"
+                     f" losing {100 * report.total_loss():.0f} percentage points in all, "
+                     f"{len(report.within_noise())} other loss"
+                     f"{'es' if len(report.within_noise()) != 1 else ''} within noise.")
     if report.final_returns is not None:
         share = report.final_returns[report.seat]
         lines.append(f"Result: {seat} {'won' if share == 1 else 'shared the win' if share else 'lost'}.")
@@ -59,26 +68,36 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
         lines.append("Biggest mistakes:")
         for n in mistakes[:top]:
             lines.append(f"  #{n.index:<4} round {n.round:>2}: played {n.played!r} "
-                         f"(win {_percent(n.played_win).strip()}, "
+                         f"(estimate {_percent(_value(n, 'played')).strip()}, "
                          f"{_count(n.played_visits, 'visit')}), "
-                         f"searcher: {n.best!r} (win {_percent(n.best_win).strip()}, "
-                         f"{_count(n.best_visits, 'visit')}): loss {100 * n.loss:.0f} ± "
-                         f"{100 * n.uncertainty:.0f} points")
+                         f"searcher: {n.best!r} (estimate {_percent(_value(n, 'best')).strip()}, "
+                         f"{_count(n.best_visits, 'visit')}): loss {100 * n.loss:.1f} ± "
+                         f"{100 * n.uncertainty:.1f} points")
         lines.append("")
     else:
         lines.append("No mistakes found.")
         lines.append("")
     width = max([len(n.played) for n in notes] + [len(n.best) for n in notes] + [8])
-    lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'win':>5}  "
-                 f"{'searcher':<{width}} {'win':>5} {'loss':>5}")
+    lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'est.':>5}  "
+                 f"{'searcher':<{width}} {'est.':>5} {'loss':>5} {'±':>4}")
+    points, errors = report.mistake_points, report.mistake_errors
     for n in notes:
         same = n.played == n.best
-        loss = "" if same else f"{100 * n.loss:5.0f}"
+        loss = "" if same else f"{100 * n.loss:5.1f} {100 * n.uncertainty:4.1f}"
+        if n.loss > 0 and not n.is_mistake(points, errors):
+            loss += "  within noise"
         best = "(forced)" if n.forced else "(same)" if same else n.best
         lines.append(f"  {n.index:>4} {n.round:>5}  {n.played:<{width}} "
-                     f"{_percent(n.played_win)}  {best:<{width}} {_percent(n.best_win)} "
-                     f"{loss:>5}")
+                     f"{_percent(_value(n, 'played'))}  {best:<{width}} "
+                     f"{_percent(_value(n, 'best'))} {loss}".rstrip())
     return "\n".join(lines)
+
+
+def _value(note, which: str) -> float:
+    """The estimate of the decision played or of the searcher's choice (the win share
+    for a note made without one)."""
+    value = getattr(note, f"{which}_value")
+    return getattr(note, f"{which}_win") if value is None else value
 
 
 @click.command("annotate", context_settings=HELP)
@@ -97,9 +116,17 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
               help="Draw the seat's win probability over the game into this PNG.")
 @click.option("--top", type=click.IntRange(min=1), default=TOP_MISTAKES, show_default=True,
               help="How many of the biggest mistakes to list first.")
+@click.option("--mistake-points", type=FiniteFloatRange(0, MAX_MISTAKE_POINTS),
+              default=MISTAKE_POINTS, show_default=True,
+              help="A mistake loses more than this many percentage points ...")
+@click.option("--mistake-errors", type=FiniteFloatRange(0, MAX_MISTAKE_ERRORS),
+              default=MISTAKE_ERRORS, show_default=True,
+              help="... and more than this many times its standard error; a smaller loss "
+                   "is shown as within noise.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
-def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, quiet):
+def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, mistake_points,
+             mistake_errors, quiet):
     """Review a game record: for every decision of one seat, the searcher's choice and
     its win probability next to the decision played, the loss, the biggest mistakes
     first, and (--plot) a picture of the seat's chances over the game."""
@@ -120,7 +147,8 @@ def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, quiet)
             bar.update(done - bar.n)
     try:
         report = annotate_record(rec, seat, iterations=iterations, time=seconds, seed=seed,
-                                 progress=progress)
+                                 progress=progress, mistake_points=mistake_points,
+                                 mistake_errors=mistake_errors)
     finally:
         if bar is not None:
             bar.close()

@@ -8,20 +8,31 @@
 
 For every decision of the seat, a search from what that player knew then (the
 searcher redeals what the player could not see) gives the searcher's choice and
-its win probability, the win probability of the decision played, and the loss
-between them (0 when the played decision is the searcher's). Each decision's
+its estimate, the estimate of the decision played, and the loss between them (0
+when the played decision is the searcher's). Each decision's
 search has its own seed, derived from `seed` and the decision's index, so a
 report repeats exactly for the same record, seat, budget and seed.
 
-The win probabilities are the searcher's estimates, each the mean over the
-iterations through the decision. Where the searcher chose the decision played,
-its estimate comes from that same search ("same search"). Otherwise the
-decision played gets a search of its own with the same budget from the same
-root, searching that decision alone there ("own search", `search(...,
-root_action=...)`): whatever follows it, forced steps, chance or other seats,
-is searched as the searcher's choice was. Each estimate carries its visits;
-`Annotation.uncertainty` is the standard error of the loss that follows from
-them. A decision with one legal choice (forced) is never a mistake: loss 0.
+A decision is judged by the figure the search ranks decisions by, its
+estimate (`mcts.search.decision_estimate`: the mean result through the
+decision, about the chance to win plus a little for the score margin, mixed
+with its implicit minimax value), so that a review agrees with a hint of the
+same budget. Where the searcher chose the decision played, or tried it about
+as often (at least SAME_SEARCH_SHARE of its choice's visits), its estimate
+comes from that same search ("same search"): the same tree and worlds judge
+both. Otherwise the decision played gets a search of its own with the same
+budget from the same root, searching that decision alone there ("own
+search", `search(..., root_action=...)`): whatever follows it, forced steps,
+chance or other seats, is searched as the searcher's choice was. The loss is
+the searcher's estimate minus the played decision's; `Annotation.uncertainty`
+is its standard error (`mcts.search.estimate_error` of each).
+The win probabilities (`win_before`, `best_win`, `played_win`) are the mean
+win shares of the iterations, for the picture of the game.
+
+A mistake is a loss beyond noise: more than `mistake_points` percentage points
+(default 1) and more than `mistake_errors` times its standard error (default
+2). A smaller loss is "within noise": listed with the decisions, not among the
+mistakes. A decision with one legal choice (forced) is never a mistake: loss 0.
 """
 from __future__ import annotations
 
@@ -35,7 +46,26 @@ from ulm.records import GameRecord, RecordError, replay
 
 from mcts.search import action_name, search
 
-__all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed"]
+__all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed", "check_thresholds",
+           "MISTAKE_POINTS", "MISTAKE_ERRORS"]
+
+SAME_SEARCH_SHARE = 0.1    # a decision played with this share of the choice's visits is
+#                            judged in the same search
+MISTAKE_POINTS = 1.0    # a mistake loses more than this many percentage points ...
+MISTAKE_ERRORS = 2.0    # ... and more than this many standard errors of the loss
+MAX_MISTAKE_POINTS = 100.0
+MAX_MISTAKE_ERRORS = 100.0
+
+
+def check_thresholds(points, errors) -> tuple:
+    """(points, errors) as floats if each is a number from 0 to its bound (a loss
+    is at most 100 points), else ValueError naming it."""
+    for name, value, top in (("mistake_points", points, MAX_MISTAKE_POINTS),
+                             ("mistake_errors", errors, MAX_MISTAKE_ERRORS)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not 0 <= value <= top:
+            raise ValueError(f"{name}: must be a number from 0 to {top:g}, got {value!r}")
+    return float(points), float(errors)
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -60,6 +90,10 @@ class Annotation:
     best_action: int
     played_estimate: str = "same search"    # or "own search": the decision played searched
     #                                          alone at the root with the same budget
+    best_value: Optional[float] = None      # the searcher's choice's estimate (the figure
+    played_value: Optional[float] = None    # the search ranks by), and the decision played's;
+    best_error: Optional[float] = None      # their standard errors (None: from the win
+    played_error: Optional[float] = None    # shares, as a report made before had them)
 
     @property
     def forced(self) -> bool:
@@ -67,25 +101,37 @@ class Annotation:
 
     @property
     def loss(self) -> float:
-        """Win probability given away by the decision played (0 for the searcher's
-        own choice and for a forced decision)."""
+        """What the decision played gives away by the searcher's estimate (0 for the
+        searcher's own choice and for a forced decision)."""
         if self.played_action == self.best_action or self.forced:
             return 0.0
-        return max(0.0, self.best_win - self.played_win)
+        best = self.best_win if self.best_value is None else self.best_value
+        played = self.played_win if self.played_value is None else self.played_value
+        return max(0.0, best - played)
 
     @property
     def uncertainty(self) -> float:
-        """The standard error of best_win - played_win from the visits behind
-        each (a win share per iteration lies in [0, 1]: its variance is at most
-        p(1 - p)); 0 where the two estimates are one."""
+        """The standard error of the loss from the visits behind each estimate (a
+        result per iteration lies about in [0, 1]: its variance is at most p(1 - p));
+        0 where the two estimates are one."""
         if self.played_action == self.best_action or self.forced:
             return 0.0
-        return math.sqrt(_variance(self.best_win, self.best_visits)
-                         + _variance(self.played_win, self.played_visits))
+        best = self.best_error if self.best_error is not None else \
+            math.sqrt(_variance(self.best_win, self.best_visits))
+        played = self.played_error if self.played_error is not None else \
+            math.sqrt(_variance(self.played_win, self.played_visits))
+        return math.sqrt(best * best + played * played)
 
-    def to_dict(self) -> dict:
+    def is_mistake(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS) -> bool:
+        """A loss beyond noise: more than `points` percentage points and more than
+        `errors` times its standard error."""
+        return self.loss > points / 100.0 and self.loss > errors * self.uncertainty
+
+    def to_dict(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS) -> dict:
         data = asdict(self)
-        data.update(loss=self.loss, uncertainty=self.uncertainty, forced=self.forced)
+        mistake = self.is_mistake(points, errors)
+        data.update(loss=self.loss, uncertainty=self.uncertainty, forced=self.forced,
+                    mistake=mistake, within_noise=self.loss > 0 and not mistake)
         return data
 
 
@@ -106,21 +152,33 @@ class AnnotationReport:
     seed: int
     notes: list = field(default_factory=list)
     final_returns: Optional[list] = None      # win shares at the end (None if unfinished)
+    mistake_points: float = MISTAKE_POINTS    # a mistake: a loss of more points than this
+    mistake_errors: float = MISTAKE_ERRORS    # and of more standard errors than this
 
     def mistakes(self) -> list:
-        """Decisions with a loss, the biggest first (never a forced one)."""
-        bad = [n for n in self.notes if n.loss]
+        """Decisions with a loss beyond noise (`Annotation.is_mistake` with this
+        report's thresholds), the biggest first (never a forced one)."""
+        bad = [n for n in self.notes if n.is_mistake(self.mistake_points, self.mistake_errors)]
         return sorted(bad, key=lambda n: (-n.loss, n.index))
 
+    def within_noise(self) -> list:
+        """Decisions with a loss that is no mistake (within noise), in order."""
+        return [n for n in self.notes
+                if n.loss > 0 and not n.is_mistake(self.mistake_points, self.mistake_errors)]
+
     def total_loss(self) -> float:
-        return sum(n.loss or 0.0 for n in self.notes)
+        """The losses of the mistakes, summed (a loss within noise is not counted)."""
+        return sum(n.loss for n in self.mistakes())
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "players": self.players, "iterations": self.iterations,
                 "time": self.time, "seed": self.seed, "final_returns": self.final_returns,
+                "mistake_points": self.mistake_points, "mistake_errors": self.mistake_errors,
                 "total_loss": self.total_loss(),
-                "decisions": [n.to_dict() for n in self.notes],
-                "mistakes": [n.index for n in self.mistakes()]}
+                "decisions": [n.to_dict(self.mistake_points, self.mistake_errors)
+                              for n in self.notes],
+                "mistakes": [n.index for n in self.mistakes()],
+                "within_noise": [n.index for n in self.within_noise()]}
 
     def plot(self, path, title: str | None = None, mark: int = 3) -> None:
         """A PNG of the seat's win probability over the game (matplotlib); the `mark`
@@ -218,10 +276,14 @@ def _save_figure(fig, path) -> None:
 
 def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional[float] = None,
              seed: int = 0, progress: Optional[Callable[[int, int], None]] = None,
+             mistake_points: float = MISTAKE_POINTS, mistake_errors: float = MISTAKE_ERRORS,
              **search_options) -> AnnotationReport:
     """Annotate every decision of `seat` in `record` (a GameRecord or parsed record data).
 
-    progress(done, total) is called after each decision searched."""
+    progress(done, total) is called after each decision searched. A mistake is a
+    loss of more than `mistake_points` percentage points and more than
+    `mistake_errors` standard errors (check_thresholds)."""
+    mistake_points, mistake_errors = check_thresholds(mistake_points, mistake_errors)
     if isinstance(record, dict):
         record = replay(record)
     if not isinstance(record, GameRecord):
@@ -235,15 +297,16 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
                       board=record.board)
     state = game.state
     todo = sum(1 for _ in _own_decisions(record, seat))
-    report = AnnotationReport(seat, n, iterations, time, seed)
+    report = AnnotationReport(seat, n, iterations, time, seed, mistake_points=mistake_points,
+                              mistake_errors=mistake_errors)
     done = 0
     for index, action in enumerate(record.decisions):
         if state.current_player() == seat:
             result = search(state, iterations=iterations, time=time,
                             seed=decision_seed(seed, index), **search_options)
             best = result.best
-            played, estimate = best, "same search"
-            if action != best.action:
+            played, estimate = _same_search(result, action), "same search"
+            if played is None:
                 # the decision played, searched alone at the same root with the same budget
                 own = search(state, iterations=iterations, time=time,
                              seed=decision_seed(seed, index + 1_000_003), root_action=action,
@@ -255,7 +318,9 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
                 best_win=best.win_probability[seat], played_win=played.win_probability[seat],
                 played_visits=played.visits, best_visits=best.visits,
                 legal=len(state.legal_actions()), played_action=action,
-                best_action=best.action, played_estimate=estimate))
+                best_action=best.action, played_estimate=estimate,
+                best_value=best.estimate, played_value=played.estimate,
+                best_error=best.estimate_error, played_error=played.estimate_error))
             done += 1
             if progress is not None:
                 progress(done, todo)
@@ -263,6 +328,17 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
     if state.is_terminal():
         report.final_returns = state.returns()
     return report
+
+
+def _same_search(result, action: int):
+    """The decision played's statistics in the searcher's own search when it was tried
+    there about as the searcher's choice was (at least SAME_SEARCH_SHARE of its visits):
+    then the two estimates come from the same tree and worlds. None: a rarely tried
+    decision, whose estimate there is noise."""
+    here = next((a for a in result.actions if a.action == action), None)
+    if here is None or here.visits < SAME_SEARCH_SHARE * result.best.visits:
+        return None
+    return here
 
 
 def _own_decisions(record: GameRecord, seat: int):

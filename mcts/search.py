@@ -89,7 +89,7 @@ def _cpus() -> int:
 
 MAX_WORKERS = max(_cpus(), 8)
 
-__all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line",
+__all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line", "shows_hidden",
            "action_name", "NODE_BYTES", "MAX_ITERATIONS", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
            "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "SCALED_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
@@ -136,14 +136,24 @@ def decision_estimate(value: float, minimax_value: Optional[float], minimax: flo
     return (1.0 - minimax) * value + minimax * minimax_value
 
 
-def estimate_error(value: float, visits: int, minimax: float = 0.0) -> float:
-    """A bound of the standard error of a decision's estimate from its visits:
-    a mean of rewards near [0, 1] varies by at most p(1 - p) / visits, with p
-    pulled towards 1/2 as by one won and one lost iteration more (an estimate
-    of 0 or 1 from few visits is not certain); the minimax part is a maximum,
-    not a mean, and adds no sampling error of its own."""
+# Two searches of one decision with the same budget differ by more than the
+# visits say once the budget is large: the tree's path and the minimax value (a
+# maximum over evaluations of single worlds) do not average out. That part,
+# ESTIMATE_FLOOR, was measured by bench/estimate_noise.py (docs/player-tools.md).
+ESTIMATE_FLOOR = 0.01
+
+
+def estimate_error(value: float, visits: int, margin_weight: float = DEFAULT_MARGIN_WEIGHT,
+                   floor: float = ESTIMATE_FLOOR) -> float:
+    """The standard error of a decision's estimate: its bound from the visits and
+    the `floor` that more visits do not lower, added as independent errors. A
+    reward is a win share (in [0, 1], whose standard deviation is at most
+    sqrt(p(1 - p)) for a mean p, pulled towards 1/2 as by one won and one lost
+    iteration more: an estimate of 0 or 1 from few visits is not certain) plus
+    margin_weight x a term in [-1, 1] (at most margin_weight more)."""
     p = min(max((value * visits + 1.0) / (visits + 2.0), 0.0), 1.0)
-    return (1.0 - minimax) * math.sqrt(p * (1.0 - p) / max(visits, 1))
+    sampled = (math.sqrt(p * (1.0 - p)) + margin_weight) / math.sqrt(max(visits, 1))
+    return math.hypot(sampled, floor)
 
 
 @dataclass(frozen=True)
@@ -300,6 +310,17 @@ def _step_in_worlds(worlds: list, action: int, player: int) -> tuple:
     return True, reveals, ends
 
 
+def shows_hidden(state, action: int, player: int) -> bool:
+    """Does `action`, the decision of `player` (to move in `state`), show it
+    something hidden, so that what may follow depends on what it sees (coats
+    drawn from under the stack that others put there)? Checked in LINE_WORLDS
+    worlds the player cannot tell from `state`: the player's information after
+    the action differs between them. `state` is not changed."""
+    worlds = [state.resample_from_infostate(player, derive_seed(LINE_SEED, k))
+              for k in range(LINE_WORLDS)]
+    return _step_in_worlds(worlds, action, player)[1]
+
+
 def principal_line(result: SearchResult, max_steps: Optional[int] = None) -> list:
     """The searching player's recommended decisions for the rest of the turn, up to
     the next chance event (see SearchResult.principal_line)."""
@@ -372,7 +393,8 @@ def _root_values(exports: list, player: int) -> dict:
 
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
                   rollout: str, explore: str, final: str = DEFAULT_FINAL,
-                  minimax: float = 0.0) -> SearchResult:
+                  minimax: float = 0.0,
+                  margin_weight: float = DEFAULT_MARGIN_WEIGHT) -> SearchResult:
     """Sum the root statistics of independent trees (root parallelism)."""
     first = exports[0]
     n = first["num_players"]
@@ -402,7 +424,7 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
             share=visits / total, value=own / v,
             mean_reward=tuple(r / k for r in rewards), win_probability=tuple(w / k for w in wins),
             estimate=decision_estimate(own / v, values.get(key), minimax),
-            estimate_error=estimate_error(own / v, visits, minimax if key in values else 0.0)))
+            estimate_error=estimate_error(own / v, visits, margin_weight)))
     actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
     if final == "value":
         actions = _rank_by_value(actions)
@@ -676,7 +698,7 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
     result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
                            rollout=rollout, final=final, explore=explore,
-                           minimax=float(minimax))
+                           minimax=float(minimax), margin_weight=float(margin_weight))
     result.minimax = float(minimax)
     result.forced = len(legal) == 1
     if determinize:                 # searched from the player's knowledge: check its line

@@ -14,6 +14,8 @@ from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import GameRecord, replay
 
 
+from mcts.search import shows_hidden
+
 from cli.web.checks import WebError, label, parse_seat, quoted, seat_name
 from cli.web.jobs import Cancelled
 
@@ -164,8 +166,18 @@ class WebGame:
                 raise WebError(f"line[{k}]: decision {action} is not legal there")
             steps.append((world.clone(), action))
             names.append(label(action))
+            shown = viewer is not None and shows_hidden(world, action, mover)
             world.apply_action(action)
-        if world.is_terminal():
+            if shown:               # this world's deal of what it shows would be a guess
+                if k + 1 < len(line):
+                    raise WebError(f"line[{k + 1}]: the variation ended before it: "
+                                   f"{label(action)!r} shows {SEATS[mover]} what was hidden",
+                                   409)
+                stop = (f"it shows {SEATS[mover]} what was hidden (such as the coats drawn): "
+                        "what may follow depends on what is seen")
+        if stop:
+            pass
+        elif world.is_terminal():
             stop = "the game ends"
         elif world.is_chance_node():
             stop = "a chance event follows"

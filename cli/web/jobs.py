@@ -102,9 +102,11 @@ def advice_json(result, state, seat: int, top: int | None = 6) -> dict:
         "seat": SEATS[seat],
         "best": label(result.best_action),
         "line": [{"action": s.action, "name": label(s.action), "share": round(s.share, 3),
-                  "chance_after": s.chance_after} for s in line],
+                  "chance_after": s.chance_after, "reveals": s.reveals} for s in line],
+        # beside each alternative the figure the search ranks by (mcts.search.decision_estimate)
         "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
                           "share": round(a.share, 3),
+                          "estimate": round(a.estimate, 4), "error": round(a.estimate_error, 4),
                           "win": round(a.win_probability[seat], 4),
                           "value": round(a.value, 4)}
                          for a in result.actions[:top]],

@@ -556,20 +556,23 @@ function showAdvice(h, live) {
   const box = $("#advice");
   if (!h) { box.innerHTML = ""; return; }
   if (h.kind === "annotation") {   // a decision of an annotated record
-    const verdict = h.forced ? "It was the only legal decision." : h.loss === 0 ? "It is the computer's choice too." :
-      `It gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}); the decision played was searched on its own with the same budget.`;
+    const how = h.played_estimate === "own search" ? "the decision played was searched on its own with the same budget" : "both come from the same search";
+    const verdict = h.forced ? "It was the only legal decision." : h.played === h.best ? "It is the computer's choice too." :
+      h.mistake ? `A mistake: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}); ${how}.` :
+      `Within noise: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}), too little to call a mistake; ${how}.`;
+    const est = (v, w) => pct(v === null || v === undefined ? w : v);
     box.innerHTML = `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
-      <table class="alts"><tr><th></th><th>decision</th><th>win</th><th>visits</th></tr>
-      <tr><td>computer</td><td><b>${esc(h.best)}</b></td><td class="num">${pct(h.best_win)}</td><td class="num">${h.best_visits.toLocaleString()}</td></tr>
-      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${pct(h.played_win)}</td><td class="num">${h.played_visits.toLocaleString()}</td></tr></table>
+      <table class="alts"><tr><th></th><th>decision</th><th title="the search's estimate, the figure it ranks decisions by">estimate</th><th>visits</th></tr>
+      <tr><td>computer</td><td><b>${esc(h.best)}</b></td><td class="num">${est(h.best_value, h.best_win)}</td><td class="num">${h.best_visits.toLocaleString()}</td></tr>
+      <tr><td>played</td><td>${esc(h.played)}</td><td class="num">${est(h.played_value, h.played_win)}</td><td class="num">${h.played_visits.toLocaleString()}</td></tr></table>
       <p class="note">Win probability before it: ${pct(h.win_before)}. ${verdict} The computer's choice is drawn on the board; “Hint” thinks about this position again.</p>`;
     return;
   }
   const step = h.step || 1;
-  const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
+  const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
   const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
     <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(50 * a.win).toFixed(0)}px"></span>${pct(a.win)}</td></tr>`).join("");
+    <td class="num"><span class="bar" style="width:${(50 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td></tr>`).join("");
   const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
     <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
   const state = live ? `<span class="live">live</span>` : "";
@@ -577,9 +580,9 @@ function showAdvice(h, live) {
   box.innerHTML = `<h3>Advice for ${h.seat} ${state}</h3>
     ${step > 1 ? `<p class="note">Step ${step} of the advised turn (the alternatives were for step 1).</p>` : ""}
     <ol class="line">${line}</ol>
-    ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the chance of winning after it">win</th></tr>${alts}</table>` : ""}
+    ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the search's estimate of the decision, the figure it ranks by, ± its standard error">estimate</th></tr>${alts}</table>` : ""}
     <table class="who"><tr><th></th><th title="the chance of winning">win</th><th title="the mean final score of the playouts">expected score</th></tr>${who}</table>
-    <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “win”: the chance of winning after it. The best three are drawn on the board, numbered.</p>`;
+    <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “estimate”: the figure the search ranks decisions by, about the chance of winning after it (plus a little for the score margin, mixed with the best line's evaluation), ± its standard error. The best three are drawn on the board, numbered.</p>`;
 }
 
 // ---------------------------------------------------------------- review
@@ -625,8 +628,8 @@ function drawPlot() {
     const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
     const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
     const dots = notes.map((n, i) => {
-      const bad = n.loss >= 0.1 ? " mistake" : "";
-      return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" tabindex="0"><title>${an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : ""}</title></circle>`;
+      const bad = n.mistake !== false && n.loss >= 0.1 ? " mistake" : "";   // a ring: a mistake beyond noise of 10 points or more
+      return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" tabindex="0"><title>${an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : n.within_noise ? " — a loss within noise" : ""}</title></circle>`;
     }).join("");
     return `<path d="${path}" class="curve" style="stroke: var(--${an.seat})"/>${dots}`;
   }).join("");
@@ -641,7 +644,7 @@ function drawPlot() {
   const last = a || all[all.length - 1];
   const notes = last.decisions;
   const worst = last.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k));
-  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots give away 10 points or more. ` +
+  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots are mistakes that give away 10 points or more (a loss within noise is no mistake). ` +
     (worst.length ? `${last.seat}'s biggest mistakes: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
   for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(+l.dataset.index); };
 }
