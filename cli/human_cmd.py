@@ -206,14 +206,17 @@ def _hint(game, p, iterations) -> None:
         return
     if bar is not None:
         bar.close()
-    line = " -> ".join(s.name for s in result.principal_line())
+    steps = result.principal_line()
+    line = " -> ".join(s.name for s in steps)
+    if steps and steps[-1].reveals:
+        line += " (it shows you what was hidden: ask again once you see it)"
     if result.forced:
         line = f"{result.best_action_name} (the only legal decision)"
     click.echo(f"Hint ({plural(iterations, 'iteration')}): {line}")
     width = max(len(a.name) for a in result.actions[:5])
-    for a in result.actions[:5]:
-        click.echo(f"  {a.name:<{width}}  win {100 * a.win_probability[p]:5.1f}%  "
-                   f"({plural(a.visits, 'visit')})")
+    for a in result.actions[:5]:    # the figure the search ranks by (mcts.search.decision_estimate)
+        click.echo(f"  {a.name:<{width}}  estimate {100 * a.estimate:5.1f}% "
+                   f"± {100 * a.estimate_error:.1f}  ({plural(a.visits, 'visit')})")
 
 
 def _name(a: int) -> str:

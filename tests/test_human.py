@@ -46,8 +46,8 @@ def test_hint_undo_names_and_bad_input(tmp_path):
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert "Hint (50 iterations): draw" in out
-    # the forced draw's hint carries the position's chances, never 0%
-    win = re.search(r"^  draw\s+win\s+([\d.]+)%\s+\((\d+) visits\)", out, re.M)
+    # the forced draw's hint carries the position's chances, never 0%, with its ±
+    win = re.search(r"^  draw\s+estimate\s+([\d.]+)% ± [\d.]+\s+\((\d+) visits\)", out, re.M)
     assert win and 0 < float(win.group(1)) < 100 and win.group(2) == "50", out
     assert "Undone: draw" in out
     assert "Nothing of yours to undo." in out
