@@ -20,6 +20,8 @@ from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import replay
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+# what the page sends with every request that changes something (cli/web/static/app.js)
+JSON = {"content-type": "application/json"}
 
 
 def _server_threads():
@@ -38,7 +40,7 @@ def no_thread_outlives_its_server():
 
 @pytest.fixture
 def client():
-    with TestClient(create_app(max_seconds=5, max_upload=200_000),
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, max_upload=200_000),
                     raise_server_exceptions=False) as c:
         yield c
 
@@ -155,7 +157,7 @@ def test_bots_of_many_games_search_one_at_a_time_with_one_slot(monkeypatch):
             with lock:
                 now[0] -= 1
     monkeypatch.setattr(mcts.bots, "search", counted)
-    with TestClient(create_app(max_seconds=5, max_bots=1)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, max_bots=1)) as c:
         assert c.get("/api/info").json()["max_bots"] == 1
         bots = ["ismcts:iterations=300", "ismcts:iterations=300,seed=1"]
         games = [_play(c, seats=bots, seed=s)["id"] for s in (1, 2)]
@@ -169,7 +171,7 @@ def test_a_game_dropped_from_memory_stops_its_bots():
     is stopped (through the search's progress callback) and their thread ends, long before
     the game could have been played out."""
     import threading
-    with TestClient(create_app(max_seconds=5, max_games=1)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, max_games=1)) as c:
         g = _play(c, seats=("ismcts:time=5", "ismcts:time=5"))
         runner = next(t for t in threading.enumerate() if t.name == f"bots-{g['id']}")
         _wait(c, f"/api/games/{g['id']}", lambda d: len(d["history"]) >= 3, timeout=120)
@@ -431,7 +433,7 @@ def test_cancel_a_search_and_the_server_answers_meanwhile(client):
 
 
 def test_unknown_job_and_too_many_searches():
-    with TestClient(create_app(max_seconds=5, max_jobs=1)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, max_jobs=1)) as c:
         assert "job: no search 'x'" in _error(c.get("/api/jobs/x"), 404)
         assert "job: no search" in _error(c.delete("/api/jobs/x"), 404)
         g = _play(c)
@@ -492,7 +494,7 @@ def test_follow_an_opponents_hidden_card_draw():
         steps += 1
     assert state.is_chance_node()
     view = state_to_position(state, viewer)
-    with TestClient(create_app(max_seconds=5)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5)) as c:
         g = c.post("/api/games", json={"mode": "follow", "view": view})
         assert g.status_code == 201, g.text
         g = g.json()
@@ -694,7 +696,7 @@ def test_follow_a_whole_random_game_the_view_matches_the_real_one(players, seed)
     viewer, rng = 1, random.Random(seed)
     real = Game(players=players).new_initial_state()
     real.seed_dealer(seed)
-    with TestClient(create_app(max_seconds=5)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5)) as c:
         gid = c.post("/api/games", json={"mode": "follow", "players": players,
                                          "seat": "Blue"}).json()["id"]
         checked = 0
@@ -749,11 +751,11 @@ def test_follow_decisions_in_words(client):
 
 
 def test_only_json_bodies_and_only_local_host_names():
-    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]),
+    with TestClient(headers=JSON, app=create_app(allowed_hosts=["127.0.0.1", "localhost"]),
                     base_url="http://127.0.0.1") as c:
         r = c.post("/api/games", content=b'{"mode": "play", "seats": ["human", "random"]}',
                    headers={"content-type": "text/plain"})
-        assert "send the body as JSON" in _error(r, 415)
+        assert "a change must be sent as JSON" in _error(r, 403)
         assert c.post("/api/games", json={"mode": "play", "seats": ["human", "random"]}
                       ).status_code == 201
         assert c.get("/api/info", headers={"host": "localhost:8765"}).status_code == 200
@@ -916,7 +918,7 @@ def test_a_hint_streams_its_estimate_as_server_sent_events(client):
 def test_games_are_kept_in_a_file_and_found_by_a_restarted_server(tmp_path):
     path = tmp_path / "games.sqlite"
     data = json.loads((EXAMPLES / "record-2p.json").read_text())
-    with TestClient(create_app(max_seconds=5, games_file=path)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, games_file=path)) as c:
         assert c.get("/api/games").json() == {"games": [], "kept": True}
         play = _play(c, seats=("human", "greedy"), seed=6)
         play = _wait(c, f"/api/games/{play['id']}", lambda d: d["options"])
@@ -929,7 +931,7 @@ def test_games_are_kept_in_a_file_and_found_by_a_restarted_server(tmp_path):
         c.post(f"/api/games/{review['id']}/goto", json={"index": 7, "as": "Blue"})
         play = _wait(c, f"/api/games/{play['id']}", lambda d: d["options"])
     assert path.exists()
-    with TestClient(create_app(max_seconds=5, games_file=path)) as c:
+    with TestClient(headers=JSON, app=create_app(max_seconds=5, games_file=path)) as c:
         listed = c.get("/api/games").json()["games"]
         assert [x["mode"] for x in listed] == ["review", "follow", "play"]
         assert listed[2]["seats"] == ["human", "greedy"] and listed[1]["players"] == 3
@@ -941,7 +943,7 @@ def test_games_are_kept_in_a_file_and_found_by_a_restarted_server(tmp_path):
         assert len(f["history"]) == 1 and f["viewer"] == "Green"
         rv = c.get(f"/api/games/{review['id']}").json()
         assert rv["index"] == 7 and rv["viewer"] == "Blue"
-    with TestClient(create_app(max_seconds=5)) as c:          # in memory only
+    with TestClient(headers=JSON, app=create_app(max_seconds=5)) as c:          # in memory only
         assert c.get("/api/games").json() == {"games": [], "kept": False}
         _play(c, seats=("human", "human"))
         assert [x["mode"] for x in c.get("/api/games").json()["games"]] == ["play"]

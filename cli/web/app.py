@@ -79,6 +79,47 @@ class AllowedHosts:
         await self.app(scope, receive, send)
 
 
+CHANGES = ("POST", "PUT", "PATCH", "DELETE")     # the methods of requests that change something
+
+
+class SameOrigin:
+    """Refuse a request that changes something (a new game, a decision, a search) unless
+    it comes from the page itself: its body announced as JSON (a form or a text/plain
+    request of a page elsewhere is sent without the browser asking first) and its Origin,
+    if any, this server's; 403 with the JSON error of every other answer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] in CHANGES:
+            problem = _cross_site(Headers(scope=scope))
+            if problem:
+                await _error(problem, 403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _cross_site(headers: Headers) -> str | None:
+    """Why a request that changes something is not the page's own, or None."""
+    from urllib.parse import urlsplit
+    origin = headers.get("origin")
+    if origin is not None:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or \
+                parts.netloc.lower() != (headers.get("host") or "").lower():
+            return (f"origin: {quoted(origin)} is not this server's page; a change is taken "
+                    "only from the page itself")
+    if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return ("origin: the request comes from another site; a change is taken only from "
+                "the page itself")
+    kind = headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return (f"request: a change must be sent as JSON (Content-Type: application/json), "
+                f"got {quoted(kind or None)}")
+    return None
+
+
 async def read_body(request: Request, limit: int) -> dict:
     """The request's JSON object, read up to `limit` bytes."""
     length = request.headers.get("content-length")
@@ -311,6 +352,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     middleware = []
     if allowed_hosts:
         middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))
+    middleware.append(Middleware(SameOrigin))
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -18,10 +18,9 @@ let info = {max_seconds: 30};
 // ---------------------------------------------------------------- server calls
 async function api(method, path, body) {
   const opts = {method, headers: {}};
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = typeof body === "string" ? body : JSON.stringify(body);
-  }
+  // the server takes a change only as JSON (a page elsewhere cannot send that unasked)
+  if (method !== "GET") opts.headers["Content-Type"] = "application/json";
+  if (body !== undefined) opts.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await fetch(path, opts);
   let data = null;
   try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
