@@ -364,4 +364,26 @@ def test_hands_and_coats_drawn_are_those_of_the_view(players, seed):
                     assert backs == pl.get("hand size", len(cards)) - len(cards)
                 under = [e["coat"] for e in pos["coat stack"]["under"] if "coat" in e]
                 assert _coats_drawn(svg, "under") == under
+                assert len(elements(svg, "reshuffles")) == bool(pos["reshuffles"])
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_what_a_reshuffle_tells_is_drawn_R_INFO_3b():
+    """After a reshuffle the picture says which cards the draw pile can hold (as `ulm
+    show` does) and, for an opponent's hidden cards, from which pile each came; the list
+    is one element, read whole (it names every card of the reshuffle, so no leak)."""
+    from leaks import assert_no_leak
+    from test_knowledge import knowledge_state
+    state = knowledge_state()
+    pos = state_to_position(state, 0)
+    svg = board_svg(state, viewer=0)
+    [line] = elements(svg, "reshuffles")
+    said = " ".join(t.text for t in line)
+    assert said.endswith("put there: " + ", ".join(pos["reshuffles"][-1]))
+    assert said.startswith("Reshuffled once: the draw pile holds only cards")
+    groups = {e.get("data-seat"): e.text for e in elements(svg, "hidden-groups")}
+    assert groups == {"Blue": "hidden: 1 from the first pile, 1 from reshuffle 1",
+                      "Green": "hidden: 2 from the first pile"}
+    assert_no_leak(state, 0, svg, "Red's picture")
+    own = board_svg(state, viewer=1)                 # Blue sees its own hand
+    assert "Blue" not in {e.get("data-seat") for e in elements(own, "hidden-groups")}

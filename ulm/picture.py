@@ -578,6 +578,7 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
     svg.text(x + 130, y, f"Coat stack: {plural(shuffled + len(stack['under']), 'coat')}"
              + (f" ({len(stack['under'])} put under)" if stack["under"] else ""), 11)
     y += 20
+    y = _draw_reshuffles(svg, x, y, pos.get("reshuffles", []))
     y = _draw_coats_under(svg, x, y, stack["under"])
     svg.text(x, y, "Discard pile:" + ("" if pos["discard pile"] else " empty"), 11)
     y += 6
@@ -652,6 +653,34 @@ def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
         for i, line in enumerate(caption):
             svg.text(x2, y2 + 18 + 16 * i, line, 11, fill=HIGHLIGHT)
         svg.close()
+
+
+def _draw_reshuffles(svg: _Svg, x, y, reshuffles: list[list[str]], width=330) -> float:
+    """The cards of the last reshuffle, which alone the draw pile holds (R-INFO-3b), as
+    the text says it; returns the y of the next line."""
+    if not reshuffles:
+        return y
+    times = "once" if len(reshuffles) == 1 else f"{len(reshuffles)} times"
+    words = (f"Reshuffled {times}: the draw pile holds only cards the last one put there: "
+             + ", ".join(reshuffles[-1])).split(" ")
+    lines, per_line = [[]], int(width / (CHAR_W * 0.9))
+    for word in words:
+        if lines[-1] and len(" ".join(lines[-1] + [word])) > per_line:
+            lines.append([])
+        lines[-1].append(word)
+    # one element on one line of the document: the list is read whole, as the text's
+    rows = "".join(f'<tspan x="{x}" dy="{12 if k else 0}">{escape(" ".join(line))}</tspan>'
+                   for k, line in enumerate(lines))
+    svg.parts.append(f'<text class="reshuffles" data-count="{len(reshuffles)}" x="{x}" '
+                     f'y="{y}" font-size="9" fill="{FAINT}">{rows}</text>')
+    return y + 12 * (len(lines) - 1) + 18
+
+
+def _group_words(counts: list[int]) -> str:
+    """Hidden hand cards by the pile they were drawn from: "1 from the first pile, 1 from
+    reshuffle 1"."""
+    return ", ".join(f"{n} from " + ("the first pile" if g == 0 else f"reshuffle {g}")
+                     for g, n in enumerate(counts) if n)
 
 
 def _draw_coats_under(svg: _Svg, x, y, under: list[dict]) -> float:
@@ -780,11 +809,18 @@ def _draw_hand(svg: _Svg, p: dict, x, y, width) -> float:
         svg.text(x, y, "Hand: empty", 10, fill=FAINT)
         return y
     if not known:
-        return _card_backs(svg, x, y, f"Hand: {plural(n, 'card')} (hidden)", n, name)
-    svg.text(x, y, f"Hand: {plural(n, 'card')}, known to all:", 10, fill=FAINT)
-    y = _flow(svg, x, y + 4, width, known, card)
-    if n > len(known):
-        y = _card_backs(svg, x, y + 14, f"and {n - len(known)} hidden", n - len(known), name)
+        y = _card_backs(svg, x, y, f"Hand: {plural(n, 'card')} (hidden)", n, name)
+    else:
+        svg.text(x, y, f"Hand: {plural(n, 'card')}, known to all:", 10, fill=FAINT)
+        y = _flow(svg, x, y + 4, width, known, card)
+        if n > len(known):
+            y = _card_backs(svg, x, y + 14, f"and {n - len(known)} hidden", n - len(known),
+                            name)
+    groups = p.get("hidden cards by reshuffle")
+    if groups and sum(groups):                   # where the hidden ones came from (R-INFO-3b)
+        y += 14
+        svg.text(x, y, "hidden: " + _group_words(groups), 9, fill=FAINT,
+                 class_="hidden-groups", data_seat=name)
     return y
 
 
