@@ -44,15 +44,18 @@ def serve(port, host, open_browser, max_seconds, games_file, forget):
         raise InputError(f"--host/--port: cannot listen on {host}:{port}: {exc.strerror}") from None
     local = host in ("127.0.0.1", "localhost", "::1")
     hosts = ["127.0.0.1", "localhost", "::1", "[::1]"] if local else None
+    if games_file is not None and not games_file.strip():
+        raise InputError(f"--games: a file name, got {games_file!r}")
     if forget:
         games_file = None
     else:
         from cli.web.store import default_path
         games_file = games_file or str(default_path())
+    from cli.web.store import StoreError
     try:
         app = create_app(max_seconds=max_seconds, allowed_hosts=hosts, games_file=games_file)
-    except (OSError, sqlite3.Error) as exc:
-        raise InputError(f"--games: cannot keep the games in {games_file}: {exc}") from None
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        raise InputError(f"--games: {games_file}: {exc}") from None
 
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if host not in ("127.0.0.1", "localhost", "::1"):  # noqa: SIM102

@@ -679,7 +679,8 @@ def test_serve_refuses_a_games_file_that_is_not_one(tmp_path):
     bad.write_text("my notes, not a database\n")
     out = CliRunner().invoke(main, ["serve", "--port", "0", "--games", str(bad)])
     assert out.exit_code == 2, out.output
-    assert f"Error: --games: cannot keep the games in {bad}: file is not a database" in out.output
+    assert f"Error: --games: {bad}: not a games file of `ulm serve` (file is not a database)" \
+        in out.output
     assert bad.read_text() == "my notes, not a database\n"
 
 

@@ -46,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS,
                             WebError, capped, quoted)
 from cli.web.server import Server
+from cli.web.store import StoreError
 
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
@@ -153,9 +154,15 @@ def _endpoint(fn):
     """Run a handler; its WebError becomes a 4xx answer with the message."""
     async def handler(request: Request):
         try:
-            return await fn(request)
+            answer = await fn(request)
+            store = request.app.state.server.store
+            if request.method in CHANGES and store is not None:
+                await run_in_threadpool(store.flush)    # answered once it is on disk
+            return answer
         except WebError as exc:
             return _error(str(exc), exc.status)
+        except StoreError as exc:
+            return _error(f"games file: {exc}", 503)
     return handler
 
 
@@ -177,8 +184,9 @@ def _game_routes(server: Server, max_upload: int) -> list:
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
                                           "greedy", "random"]})
 
-    async def list_games(request):
-        return JSONResponse({"games": server.list_games(), "kept": server.store is not None})
+    async def list_games(request):     # in a thread: the games file may be busy writing
+        games = await run_in_threadpool(server.list_games)
+        return JSONResponse({"games": games, "kept": server.store is not None})
 
     async def new_game(request):
         body = await read_body(request, max_upload)
@@ -190,8 +198,9 @@ def _game_routes(server: Server, max_upload: int) -> list:
         session = makers[mode](body)
         return JSONResponse(session.to_json(), status_code=201)
 
-    async def get_game(request):
-        return JSONResponse(server.game(request.path_params["game"]).to_json())
+    async def get_game(request):       # in a thread: rebuilt from the file, the board drawn
+        game_id = request.path_params["game"]
+        return JSONResponse(await run_in_threadpool(lambda: server.game(game_id).to_json()))
 
     async def decide(request):
         session = server.game(request.path_params["game"])

@@ -100,7 +100,11 @@ class Server:
 
     def restore(self, game_id: str) -> WebGame | None:
         """A kept game rebuilt from the store (None when there is none by that id)."""
-        found = self.store.load(game_id) if self.store is not None else None
+        from cli.web.store import DamagedGame
+        try:
+            found = self.store.load(game_id) if self.store is not None else None
+        except DamagedGame as exc:
+            raise _damaged(game_id, exc) from None
         if found is None:
             return None
         mode, data = found
@@ -134,8 +138,8 @@ class Server:
                 session.goto(data.get("index", session.total), data.get("as"))
             session.id = game_id
             self.add(session)
-        except (WebError, RecordError, ValueError, KeyError, TypeError):
-            return None             # a game this version cannot rebuild is not offered
+        except Exception as exc:    # a row changed outside the server: that game alone
+            raise _damaged(game_id, exc) from None
         finally:
             self.restoring = False
         if isinstance(session, PlayGame):
@@ -329,6 +333,12 @@ class Server:
                 session.show_annotation()
             return out
         return self.start_job(job, work)
+
+
+def _damaged(game_id: str, exc: Exception) -> WebError:
+    """The answer for a kept game whose row cannot be rebuilt (the others are served)."""
+    return WebError(f"game: the kept game {quoted(game_id)} cannot be rebuilt from the games "
+                    f"file: {exc or type(exc).__name__}", 422)
 
 
 def _checked_record(record) -> GameRecord:
