@@ -25,8 +25,16 @@ def serve(port, host, open_browser, max_seconds, games_file, forget):
     The server keeps the games in a SQLite file (see --games): a restarted server
     finds them, and the page lists them. Stop it with Ctrl-C.
     """
+    import math
     import socket
     import sqlite3
+
+    if not math.isfinite(max_seconds):     # FloatRange lets NaN through
+        raise InputError(f"--max-seconds: must be a number of seconds from 0.1 to 600, "
+                         f"got {max_seconds}")
+    if not host.strip() or len(host) > 253:
+        raise InputError(f"--host: an address or a name to listen on (127.0.0.1, ::1, "
+                         f"0.0.0.0, a host name), got {host[:60]!r}")
 
     from ulm.extras import require
     require("starlette", "web", "ulm serve")

@@ -341,6 +341,10 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     allowed_hosts: the names the browser may use for the server (the Host header);
     `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
     reach the server through a name of its own (DNS rebinding)."""
+    import math
+    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
+            or not math.isfinite(max_seconds) or max_seconds <= 0:
+        raise ValueError(f"max_seconds: must be a positive number of seconds, got {max_seconds!r}")
     server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
                     max_bots=max_bots)
     if games_file is not None:
