@@ -165,13 +165,16 @@ def _flag(name):
 
 
 def _model_file(text):
+    """A model file, or a shipped model by name (mcts.learned.shipped_model): its path."""
+    from mcts.learned import shipped_model
     from mcts.model import TrainError, load_model
+    path = shipped_model(text) or text
     try:
-        model = load_model(text)
+        model = load_model(path)
         search_weights(model)
     except (TrainError, ValueError) as exc:
         raise ValueError(f"model: {exc}") from None
-    return text
+    return path
 
 
 def _preset(text):
@@ -217,7 +220,8 @@ OPTIONS = {
              "the win chances at the horizon: learned (the default: the model fitted to "
              "self-play, mcts/models/) or linear (the 14-feature evaluation)"),
     "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
-                           "place of the shipped one (implies eval=learned)"),
+                           "place of the shipped one (implies eval=learned), or a shipped "
+                           "model by name (learned-2p-v2)"),
 }
 
 # Named sets of defaults of the ismcts bot. "baseline" is the search of the

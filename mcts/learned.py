@@ -25,7 +25,17 @@ from mcts.model import TrainError, load_model
 # The learned models, by player count (files in the package's models/ folder).
 LEARNED_MODELS = {2: "learned-2p-v2.npz", 3: "learned-3p-v2.npz", 4: "learned-4p-v2.npz"}
 
-__all__ = ["LEARNED_MODELS", "is_residual", "learned_model", "learned_weights", "search_weights"]
+__all__ = ["LEARNED_MODELS", "is_residual", "learned_model", "learned_weights", "search_weights",
+           "shipped_model"]
+
+
+def shipped_model(name: str) -> str | None:
+    """The file of the shipped model `name` (a name of LEARNED_MODELS, with or without
+    .npz: ``model=learned-2p-v2`` in a bot spec), None when no shipped model has it."""
+    file = name if name.endswith(".npz") else name + ".npz"
+    if file not in LEARNED_MODELS.values():
+        return None
+    return str(resources.files("mcts").joinpath("models", file))
 
 
 def is_residual(model) -> bool:

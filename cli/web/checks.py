@@ -87,6 +87,7 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
     if not isinstance(spec, str):
         raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
                        f"got {quoted(spec)}")
+    _shipped_models_only(spec, field, players)
     try:
         bot = make_bot(spec, players)
     except ValueError as exc:
@@ -103,6 +104,27 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
         raise WebError(f"{field}: bot spec {quoted(spec)}: at most {os.cpu_count() or 1} "
                        "workers on this machine")
     return bot
+
+
+def _shipped_models_only(spec: str, field: str, players: int | None) -> None:
+    """No request names a file on the server: a bot spec's model= is the name of a shipped
+    model (mcts/models/), with one message for anything else, whether or not such a file
+    exists (the answer tells nothing about the server's files)."""
+    from mcts.learned import LEARNED_MODELS, shipped_model
+    _, _, options = spec.partition(":")
+    for option in options.split(","):
+        key, _, value = option.partition("=")
+        if key.strip() != "model":
+            continue
+        value = value.strip()
+        names = ", ".join(name.removesuffix(".npz") for name in LEARNED_MODELS.values())
+        if shipped_model(value) is None:
+            raise WebError(f"{field}: bot spec: model: this server takes a shipped model by "
+                           f"name ({names}), never a file")
+        own = LEARNED_MODELS.get(players) if players is not None else None
+        if own is not None and value.removesuffix(".npz") != own.removesuffix(".npz"):
+            raise WebError(f"{field}: bot spec: model: {own.removesuffix('.npz')} is the "
+                           f"shipped model of a {players}-player game")
 
 
 def label(action: int) -> str:
