@@ -359,11 +359,18 @@ class PlayGame(WebGame):
                 undone meanwhile (its decision would be thrown away)."""
                 if self.stopped or self.version != version:
                     raise Cancelled()
+            # outside the lock: the page stays served. The decision is made and played in
+            # one of the server's bot slots, so that the bots of many games take turns
+            # (a few threads at work, not one a game, leave the event loop its share)
             try:
-                # outside the lock: the page stays served; one of the server's bot slots
                 with self.server.bot_slot(check, self.thinking):
                     bot.progress = check
                     action = bot.choose(world)
+                    with self.lock:
+                        if self.version == version:     # not undone meanwhile
+                            self.table.record.apply(action)
+                            self.movers.append(mover)
+                            self.changed()
             except Cancelled:
                 continue                        # undone (look again) or stopped (ends above)
             except Exception as exc:  # shown on the page; the game stays usable (undo)
@@ -371,11 +378,6 @@ class PlayGame(WebGame):
                     self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
                                      "error": f"the bot failed: {exc}"}
                 return
-            with self.lock:
-                if self.version == version:     # not undone meanwhile
-                    self.table.record.apply(action)
-                    self.movers.append(mover)
-                    self.changed()
 
     def to_json(self):
         with self.lock:
