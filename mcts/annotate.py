@@ -196,7 +196,7 @@ class AnnotationReport:
         played = [(n.index + 1, 100 * n.played_win) for n in self.notes if n.played_action != n.best_action]
         ax.plot([x for x, _ in played], [y for _, y in played], "x", ms=5,
                 label="after the decision played", color="#d62728")
-        labels = [ax.annotate(f"{n.played}\n(win -{100 * n.loss:.0f}%)",
+        labels = [ax.annotate(f"{n.played}\n(loss {100 * n.loss:.0f} points)",
                               (n.index + 1, 100 * n.played_win), textcoords="offset points",
                               xytext=(0, -14), ha="center", va="top", fontsize=7,
                               color="#d62728",

@@ -30,7 +30,7 @@ def _label_boxes(report, monkeypatch, tmp_path, mark):
     fig = figures[0]
     ax = fig.axes[0]
     renderer = fig.canvas.get_renderer()
-    labels = [t for t in ax.texts if "(win -" in t.get_text()]
+    labels = [t for t in ax.texts if "(loss " in t.get_text()]
     from matplotlib.text import Text
     boxes = [Text.get_window_extent(t, renderer) for t in labels]
     legend = ax.get_legend().get_window_extent(renderer)
