@@ -20,7 +20,7 @@ from importlib import resources
 import numpy as np
 
 from mcts._search import FEATURE_GLOBAL, FEATURE_PLAYER, MAX_HIDDEN_UNITS
-from mcts.model import TrainError, load_model
+from mcts.model import TrainError, check_model, load_model
 
 # The learned models, by player count (files in the package's models/ folder).
 LEARNED_MODELS = {2: "learned-2p-v2.npz", 3: "learned-3p-v2.npz", 4: "learned-4p-v2.npz"}
@@ -59,6 +59,7 @@ def search_weights(model) -> tuple:
     if meta.get("kind") not in ("linear", "mlp") or meta.get("inputs") not in ("rich", "staged"):
         raise ValueError(f"the search evaluates linear models and mlps of rich or staged "
                          f"inputs, not {meta.get('kind')} of {meta.get('inputs')} inputs")
+    check_model(model)      # TrainError (a ValueError) naming what is wrong
     n, g, p = model.players, FEATURE_GLOBAL, FEATURE_PLAYER
     std = np.asarray(model.std, dtype=np.float64)
     scaled = [float(w) / float(s) for w, s in zip(model.params["w"], std)]
