@@ -288,3 +288,42 @@ def test_web_hint_and_variation_stop_where_a_step_shows_what_was_hidden():
         r = c.post(f"/api/games/{gid}/variation", json={"index": 0, "line": [seal, keep]})
         assert r.status_code == 409
         assert r.json()["error"].startswith("line[1]: the variation ended before it")
+
+
+# --- the page --------------------------------------------------------------------------------
+
+from test_serve_browser import browser, page, server  # noqa: E402,F401  (the page's fixtures)
+
+
+def test_the_page_shows_estimates_rings_only_mistakes_and_says_within_noise(server, page):
+    """Review: the plot rings only mistakes beyond noise (of 10 points or more), a loss
+    within noise is said to be one at its decision, and both estimates are shown; a
+    hint lists each alternative's estimate with its ±."""
+    page.goto(server + "/?mode=review")
+    page.set_input_files("#upload-record", str(EXAMPLES / "record-2p.json"))
+    page.wait_for_selector("#review-controls:not([hidden])")
+    page.select_option("#an-seat", "Red")
+    page.select_option("#an-seconds", "0.2")
+    page.click("#annotate")
+    page.wait_for_selector("#plot svg circle", timeout=240000)
+    notes = {n["index"]: n for n in page.evaluate("game.annotation.decisions")}
+    ringed = {int(c.get_attribute("data-index"))
+              for c in page.locator("#plot svg circle.mistake").all()}
+    assert ringed == {i for i, n in notes.items() if n["mistake"] and n["loss"] >= 0.1}
+    noise = [i for i, n in notes.items() if n["within_noise"]]
+    assert noise, "a review of 0.2 s a decision has losses within noise"
+    page.evaluate(f"goto({noise[0]})")         # as a click on its dot (dots may overlap)
+    page.wait_for_function(f"game.index === {noise[0]} && game.hint !== null")
+    advice = page.text_content("#advice")
+    assert "Within noise" in advice and "estimate" in advice
+    # a hint: the estimate and its ± beside each alternative
+    page.click("#rv-first")
+    page.wait_for_function("game.index === 0")
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    page.wait_for_function("game.hint && game.hint.alternatives && "
+                           "game.hint.alternatives.length > 0", timeout=60000)
+    page.wait_for_selector("#advice table.alts tr.alt")
+    header = page.text_content("#advice table.alts tr")
+    assert "estimate" in header and "win" not in header
+    assert "±" in page.locator("#advice table.alts tr.alt").first.text_content()
