@@ -100,8 +100,9 @@ class SelfplayConfig:
         from mcts.bots import IsmctsBot, make_bot
         if self.players not in (2, 3, 4):
             raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {self.players!r}")
-        if not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games: must be a positive whole number, got {self.games!r}")
+        from mcts.tournament import MAX_GAMES
+        if not isinstance(self.games, int) or not 1 <= self.games <= MAX_GAMES:
+            raise ValueError(f"games: a whole number from 1 to {MAX_GAMES:,}, got {self.games!r}")
         if self.variant not in ("basic", "advanced"):
             raise ValueError(f"variant: must be basic or advanced, got {self.variant!r}")
         if not 0 < self.sample <= 1:
@@ -242,11 +243,16 @@ def save_dataset(path, data: dict) -> None:
 
 
 def load_dataset(path) -> dict:
-    """Read a data set written by `save_dataset`; DatasetError names what is wrong."""
+    """Read a data set written by `save_dataset`; DatasetError names the file
+    and what is wrong (`check_dataset`). Arrays of other names are left out."""
     path = os.fspath(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {name: z[name] for name in z.files}
+        z = np.load(path, allow_pickle=False)
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive")
+        with z:
+            arrays = {name: z[name] for name in z.files
+                      if name in ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",)}
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -257,27 +263,93 @@ def load_dataset(path) -> dict:
         raise DatasetError(f"{path}: not a self-play data set (.npz): {exc}") from None
     try:
         meta = json.loads(str(arrays.pop("meta")))
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, RecursionError):
         raise DatasetError(f"{path}: not a self-play data set (no meta data)") from None
     if not isinstance(meta, dict) or meta.get("format") != DATASET_FORMAT:
         raise DatasetError(f"{path}: not a self-play data set of format {DATASET_FORMAT}")
-    if meta.get("layout") != F.LAYOUT_VERSION:
-        raise DatasetError(f"{path}: features of layout {meta.get('layout')!r}; this version "
-                           f"reads {F.LAYOUT_VERSION}")
-    missing = [name for name in ROW_ARRAYS if name not in arrays]
-    if missing:
-        raise DatasetError(f"{path}: missing arrays {', '.join(missing)}")
-    rows = len(arrays["round"])
-    n = meta.get("players")
-    if n not in (2, 3, 4):
-        raise DatasetError(f"{path}: players must be 2, 3 or 4, got {n!r}")
-    if arrays["features"].shape != (rows, F.feature_count(n)) or any(
-            arrays[name].shape != (rows, n) for name in PER_SEAT + OPTIONAL_ARRAYS
-            if name in arrays) or any(
-            len(arrays[name]) != rows for name in ROW_ARRAYS):
-        raise DatasetError(f"{path}: arrays of inconsistent shapes")
     arrays["meta"] = meta
+    try:
+        check_dataset(arrays)
+    except DatasetError as exc:
+        raise DatasetError(f"{path}: {exc}") from None
     return arrays
+
+
+WHOLE_ARRAYS = ("game", "game_seed", "round", "turn_player")
+SHARES = ("win", "value", "eval_win")     # each seat's share or chance: 0 to 1
+SHARE_SUMS = ("win", "value")             # ... adding up to 1 in every row
+
+
+def check_dataset(data: dict) -> None:
+    """Raise DatasetError naming what in `data` (arrays and "meta") departs
+    from the documented layout: the description, an array missing, of the
+    wrong type or shape, a number not finite, a round, seat, game or share out
+    of its range."""
+    meta = data.get("meta")
+    if not isinstance(meta, dict):
+        raise DatasetError("meta: not a JSON object")
+    if meta.get("layout") != F.LAYOUT_VERSION:
+        raise DatasetError(f"features of layout {meta.get('layout')!r}; this version "
+                           f"reads {F.LAYOUT_VERSION}")
+    n = meta.get("players")
+    if type(n) is not int or n not in (2, 3, 4):
+        raise DatasetError(f"players must be 2, 3 or 4, got {n!r}")
+    if meta.get("feature_count", F.feature_count(n)) != F.feature_count(n):
+        raise DatasetError(f"feature_count: {F.feature_count(n)} for {n} players, got "
+                           f"{meta.get('feature_count')!r}")
+    missing = [name for name in ROW_ARRAYS if name not in data]
+    if missing:
+        raise DatasetError(f"missing arrays {', '.join(missing)}")
+    rows = np.shape(data["round"])[0] if np.ndim(data["round"]) else -1
+    for name in ROW_ARRAYS + OPTIONAL_ARRAYS:
+        if name in data:
+            _check_rows(name, np.asarray(data[name]), _shape_of(name, rows, n))
+    for name, low, high in (("round", 0, 9), ("turn_player", 0, n - 1),
+                            ("game", 0, None), ("game_seed", 0, None)):
+        _check_range(name, data[name], low, high)
+    for name in SHARES:
+        if name in data:
+            _check_range(name, data[name], 0.0, 1.0)
+    for name in SHARE_SUMS:
+        if name in data and len(data[name]):
+            worst = float(np.abs(data[name].astype(np.float64).sum(axis=1) - 1.0).max())
+            if worst > 1e-3:
+                raise DatasetError(f"{name}: each row's shares add up to 1, one is off by "
+                                   f"{worst:g}")
+
+
+def _shape_of(name: str, rows: int, players: int) -> tuple:
+    if name == "features":
+        return (rows, F.feature_count(players))
+    if name == "base_features":
+        return (rows, players, 28)
+    return (rows, players) if name in PER_SEAT + OPTIONAL_ARRAYS else (rows,)
+
+
+def _check_rows(name: str, array: np.ndarray, shape: tuple) -> None:
+    kinds = "iu" if name in WHOLE_ARRAYS else "fiu"
+    if array.dtype.kind not in kinds:
+        what = "whole numbers" if name in WHOLE_ARRAYS else "numbers"
+        raise DatasetError(f"{name}: {what}, got an array of {array.dtype}")
+    if array.shape != shape:
+        raise DatasetError(f"{name}: shape {shape}, got {array.shape} (arrays of "
+                           "inconsistent shapes)")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise DatasetError(f"{name}: {np.count_nonzero(~np.isfinite(array)):,} numbers not "
+                           "finite")
+
+
+def _check_range(name: str, array: np.ndarray, low, high) -> None:
+    if not len(array):
+        return
+    if array.dtype.kind == "u":         # no negative numbers, and uint64 cannot meet int bounds
+        small, large = low, int(array.max())
+    else:
+        small, large = array.min().item(), array.max().item()
+    if small < low or (high is not None and large > high):
+        bad = small if small < low else large
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise DatasetError(f"{name}: {span}, got {bad}")
 
 
 def merge_datasets(datasets: list, names: list | None = None) -> dict:

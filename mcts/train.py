@@ -63,13 +63,20 @@ from ulm import derive_seed
 from ulm.jsonfile import write_atomically
 
 from mcts import features as F
-from mcts.model import (EPS, INPUTS, MODEL_FORMAT, Model, TrainError, base_logits, input_width,
-                        logits, seat_inputs, softmax)
+from mcts.model import (EPS, INPUTS, MAX_HIDDEN, MAX_MAGNITUDE, MODEL_FORMAT, Model, TrainError,
+                        base_logits, input_width, logits, seat_inputs, softmax)
+from mcts.selfplay import DatasetError, check_dataset
 
 TARGETS = ("outcome", "value", "mix")
 STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
 TRAIN_SAMPLE = 20000
 ADAM = (0.9, 0.999, 1e-8)
+MAX_EPOCHS = 10_000
+
+
+class FitDiverged(TrainError):
+    """A fit whose loss or weights stopped being finite numbers (a step too
+    large for the data: the learning rate or the weight decay)."""
 
 
 @dataclass
@@ -174,6 +181,7 @@ def predict_rows(model: Model, data: dict, rows, chunk: int = 4096) -> np.ndarra
     return np.concatenate(out) if out else np.zeros((0, data["meta"]["players"]))
 
 
+@np.errstate(over="ignore", invalid="ignore")     # _check_finite stops a fit that diverges
 def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     """Fit a model to a data set; returns (Model, report). `log(text)` hears a
     line per epoch."""
@@ -181,6 +189,11 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
         raise TrainError(f"--model: linear or mlp, got {cfg.kind!r}")
     if cfg.inputs not in INPUTS:
         raise TrainError(f"--inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
+    _check_settings(cfg)
+    try:
+        check_dataset(data)
+    except DatasetError as exc:
+        raise TrainError(f"data: {exc}") from None
     n = data["meta"]["players"]
     rows = len(data["round"])
     games = len(np.unique(data["game"]))
@@ -195,6 +208,9 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
                          "give more games or --validation 0")
     width = input_width(n, cfg.inputs)
     mean, std = _standardisation(data, train_rows, cfg.inputs)
+    if max(float(np.abs(mean).max()), float(std.max())) > MAX_MAGNITUDE:
+        raise TrainError(f"data: inputs of a mean or spread above {MAX_MAGNITUDE:g} in size; "
+                         "a model cannot hold them")
     params = init_params(cfg.kind, width, cfg.hidden,
                          np.random.default_rng(derive_seed(cfg.seed, 2)))
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
@@ -222,8 +238,8 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
             for k in range(0, len(perm), cfg.batch):
                 batch = np.sort(perm[k:k + cfg.batch])
                 z = (seat_inputs(data, batch, cfg.inputs) - mean) / std
-                _, grads = gradients(params, z, y[batch], cfg.l2,
-                                     base_logits(data, batch, cfg.residual))
+                loss, grads = gradients(params, z, y[batch], cfg.l2,
+                                        base_logits(data, batch, cfg.residual))
                 step += 1
                 for name, g in grads.items():
                     m, v = moments[name]
@@ -234,9 +250,11 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
                     mhat = m / (1 - beta1 ** step)
                     vhat = v / (1 - beta2 ** step)
                     params[name] -= cfg.lr * mhat / (np.sqrt(vhat) + eps)
+                _check_finite(loss, params, epoch)
             train_ce = cross_entropy(predict_rows(model, data, train_probe), y[train_probe])
             val_ce = (cross_entropy(predict_rows(model, data, val_rows), y[val_rows])
                       if len(val_rows) else math.nan)
+            _check_finite(train_ce if len(val_rows) == 0 else train_ce + val_ce, params, epoch)
             if val_ce < best[0]:
                 best = (val_ce, {k: v.copy() for k, v in params.items()}, epoch)
             history.append({"epoch": epoch, "train": round(train_ce, 5),
@@ -265,6 +283,36 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     meta["validation"] = report["validation"]
     meta["history"] = history
     return model, report
+
+
+def _check_settings(cfg: FitConfig) -> None:
+    """Refuse settings a fit cannot run with (the command line bounds them too)."""
+    if type(cfg.epochs) is not int or not 1 <= cfg.epochs <= MAX_EPOCHS:
+        raise TrainError(f"epochs: 1 to {MAX_EPOCHS:,}, got {cfg.epochs!r}")
+    if type(cfg.batch) is not int or cfg.batch < 1:
+        raise TrainError(f"batch: a positive whole number, got {cfg.batch!r}")
+    if cfg.kind == "mlp" and (type(cfg.hidden) is not int or not 1 <= cfg.hidden <= MAX_HIDDEN):
+        raise TrainError(f"hidden: 1 to {MAX_HIDDEN} units, got {cfg.hidden!r}")
+    for name, low, high, span in (("lr", 0, None, "above 0"), ("l2", 0, None, "at least 0"),
+                                  ("validation", 0, 1, "in [0, 1)")):
+        value = getattr(cfg, name)
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not math.isfinite(value) or value < low or (name == "lr" and value == 0)
+                or (high is not None and value >= high)):
+            raise TrainError(f"{name}: a finite number {span}, got {value!r}")
+
+
+def _check_finite(loss: float, params: dict, epoch: int) -> None:
+    """Stop a fit whose loss or weights are no longer finite numbers of at
+    most MAX_MAGNITUDE (what a model file may hold)."""
+    if not math.isfinite(loss):
+        raise FitDiverged(f"the fit diverged in epoch {epoch}: the loss is not a finite number; "
+                          "a smaller learning rate or weight decay may help")
+    for name, p in params.items():
+        if not np.isfinite(p).all() or float(np.abs(p).max()) > MAX_MAGNITUDE:
+            raise FitDiverged(f"the fit diverged in epoch {epoch}: the weights {name} grew "
+                              f"beyond {MAX_MAGNITUDE:g}; a smaller learning rate or weight "
+                              "decay may help")
 
 
 def evaluate(model: Model, data: dict, rows, target: str = "outcome") -> dict:
