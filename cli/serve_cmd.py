@@ -1,9 +1,13 @@
 """`ulm serve`: start the local web companion (cli.web.app) with uvicorn."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from cli import HELP, InputError
+
+SWITCH_SECONDS = 0.001      # the GIL's switch interval while serving
 
 
 @click.command("serve", context_settings=HELP)
@@ -82,5 +86,12 @@ def serve(port, host, open_browser, max_seconds, games_file, forget):
             app.state.server.stop_searches()
             super().handle_exit(sig, frame)
 
-    Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                          timeout_graceful_shutdown=1)).run()
+    # bot threads busy in Python hand the GIL back to the event loop within 1 ms, not
+    # the 5 ms of Python's default: a request needs it a few times (bench/serve_load.py)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_SECONDS)
+    try:
+        Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                              timeout_graceful_shutdown=1)).run()
+    finally:
+        sys.setswitchinterval(switch)
