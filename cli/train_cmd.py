@@ -10,7 +10,9 @@ from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
                  scheduler_option, workers_option)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
-from mcts.train import TARGETS
+from mcts.model import MAX_HIDDEN
+from mcts.tournament import MAX_GAMES
+from mcts.train import MAX_EPOCHS, TARGETS
 
 
 def _check_out(out: str, option: str = "--out") -> None:
@@ -53,7 +55,7 @@ def train():
 
 
 @train.command("selfplay", context_settings=HELP)
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Self-play games to play.")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--bots", "spec", default=None, metavar="SPEC",
@@ -120,9 +122,9 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
 @click.argument("data", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--model", "kind", type=click.Choice(["linear", "mlp"]), default="mlp",
               show_default=True, help="Linear logits, or one hidden layer of tanh units.")
-@click.option("--hidden", type=click.IntRange(1, 1024), default=32, show_default=True,
+@click.option("--hidden", type=click.IntRange(1, MAX_HIDDEN), default=32, show_default=True,
               help="Hidden units of the mlp (the search evaluates up to 64).")
-@click.option("--epochs", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--epochs", type=click.IntRange(1, MAX_EPOCHS), default=20, show_default=True)
 @click.option("--batch", type=click.IntRange(1), default=256, show_default=True,
               help="Positions per mini-batch.")
 @click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3, show_default=True,
@@ -162,7 +164,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     """
     from mcts.selfplay import DatasetError, load_dataset, merge_datasets
     from mcts.model import TrainError, save_model
-    from mcts.train import FitConfig, fit
+    from mcts.train import FitConfig, FitDiverged, fit
     if out is not None:
         _check_out(out)
     if plot is not None:
@@ -179,6 +181,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     log = None if (quiet or as_json) else click.echo
     try:
         model, report = fit(merged, cfg, log=log, progress=not (quiet or as_json))
+    except FitDiverged as exc:
+        raise InputError(f"--lr, --l2: {exc}") from None
     except TrainError as exc:
         raise InputError(str(exc)) from None
     if out is not None:
@@ -186,6 +190,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
             save_model(out, model)
         except OSError as exc:
             raise InputError(f"--out: {out}: {exc.strerror}") from None
+        except TrainError as exc:
+            raise InputError(f"--out: {out}: {exc}") from None
         report["out"] = out
     if plot is not None:
         from mcts.train import plot_history
@@ -197,16 +203,30 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:
-        v = report["validation"]
-        click.echo(f"kept epoch {report['epoch_kept']}")
-        click.echo(f"validation ({v['positions']} positions of {v['games']} games, "
-                   f"target {target}): cross-entropy {v['model']:.4f}; "
-                   f"v0.2 evaluation {v['eval_v0.2']:.4f}; uniform {v['uniform']:.4f}")
-        for stage, row in report["validation_by_stage"].items():
-            click.echo(f"  {stage}: model {row['model']:.4f}, v0.2 evaluation "
-                       f"{row['eval_v0.2']:.4f} ({row['positions']} positions)")
+        _echo_fit(report, target)
         if out:
             click.echo(f"Model written to {out}")
+
+
+def _ce(value) -> str:
+    """A cross-entropy, or a dash where there were no positions to measure it on."""
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _echo_fit(report: dict, target: str) -> None:
+    """The kept epoch and the validation figures (none without validation games)."""
+    v = report["validation"]
+    click.echo(f"kept epoch {report['epoch_kept']}")
+    if not v["positions"]:
+        click.echo("no validation positions (--validation 0): the last epoch is kept")
+        return
+    click.echo(f"validation ({v['positions']} positions of {v['games']} games, "
+               f"target {target}): cross-entropy {v['model']:.4f}; "
+               f"v0.2 evaluation {v['eval_v0.2']:.4f}; uniform {v['uniform']:.4f}")
+    for stage, row in report["validation_by_stage"].items():
+        if row["positions"]:
+            click.echo(f"  {stage}: model {row['model']:.4f}, v0.2 evaluation "
+                       f"{row['eval_v0.2']:.4f} ({row['positions']} positions)")
 
 
 @train.command("evaluate", context_settings=HELP)
@@ -254,23 +274,23 @@ def evaluate_cmd(model, data, target, as_json):
         return
     click.echo(f"cross-entropy against the {target} target")
     for name, row in [("all", report["all"])] + list(report["by_stage"].items()):
-        click.echo(f"{name}: model {row['model']:.4f}, v0.2 evaluation {row['eval_v0.2']:.4f}, "
-                   f"uniform {row['uniform']:.4f} ({row['positions']} positions, "
-                   f"{row['games']} games)")
+        click.echo(f"{name}: model {_ce(row['model'])}, v0.2 evaluation "
+                   f"{_ce(row['eval_v0.2'])}, uniform {_ce(row['uniform'])} "
+                   f"({row['positions']} positions, {row['games']} games)")
 
 
 @train.command("rounds", context_settings=HELP)
 @players_option()
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True,
               help="Rounds of self-play and fitting.")
-@click.option("--games", type=click.IntRange(1), default=500, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=500, show_default=True,
               help="Self-play games a round.")
 @click.option("--first-bots", "first_spec", default=None, metavar="SPEC",
               help="The search of round 0's games (default ismcts:preset=v0.2,iterations=300).")
 @click.option("--bots", "learned_spec", default=None, metavar="SPEC",
               help="The search of the later rounds, given model= of the last fit (default "
                    "ismcts:eval=learned,horizon=2,minimax=0.3,iterations=300).")
-@click.option("--window", type=click.IntRange(1), default=2, show_default=True,
+@click.option("--window", type=click.IntRange(1, 100), default=2, show_default=True,
               help="Rounds of games each fit sees (the latest).")
 @click.option("--horizon", type=click.IntRange(0, 40), default=2, show_default=True,
               help="The data's rows: the search's cut-off this many turns after each turn "
@@ -280,14 +300,14 @@ def evaluate_cmd(model, data, target, as_json):
 @_value_iterations_option("Also search each position with this many iterations of the "
                           "round's search (as `selfplay --value-iterations`).")
 @_target_option("What the fits aim at (as `fit --target`).")
-@click.option("--check-games", type=click.IntRange(0), default=100, show_default=True,
+@click.option("--check-games", type=click.IntRange(0, MAX_GAMES), default=100, show_default=True,
               help="Games of each round's check against --opponent (0: no check).")
 @click.option("--check-budget", default="iterations=1000", show_default=True,
               metavar="OPTION=VALUE", help="Both sides' budget in the checks (iterations=N or "
                                            "time=S).")
 @click.option("--opponent", default=None, metavar="SPEC",
               help="The checks' opponent (default ismcts:preset=v0.2).")
-@click.option("--epochs", type=click.IntRange(1, 10000), default=6, show_default=True)
+@click.option("--epochs", type=click.IntRange(1, MAX_EPOCHS), default=6, show_default=True)
 @click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3, show_default=True,
               help="Learning rate (Adam).")
 @click.option("--l2", type=FiniteFloatRange(0), default=1e-3, show_default=True,
@@ -364,8 +384,8 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
         return
     for row in report["rounds"]:
         v = row["validation"]
-        line = (f"round {row['round']}: cross-entropy {v['model']:.4f} (v0.2 evaluation "
-                f"{v['eval_v0.2']:.4f}) on {v['positions']} positions")
+        line = (f"round {row['round']}: cross-entropy {_ce(v['model'])} (v0.2 evaluation "
+                f"{_ce(v['eval_v0.2'])}) on {v['positions']} positions")
         if "check" in row:
             c = row["check"]
             line += (f"; check {100 * c['win_rate']:.1f}% [{100 * c['low']:.0f}, "

@@ -19,6 +19,7 @@ from cli import (
     workers_option,
 )
 from mcts.tournament import MAX_GAMES, TournamentError
+from mcts.tune import MAX_TRIALS
 
 
 @click.command("tune", context_settings=HELP)
@@ -31,7 +32,7 @@ from mcts.tournament import MAX_GAMES, TournamentError
 @players_option()
 @click.option("--games-per-trial", type=click.IntRange(1, MAX_GAMES), default=40, show_default=True,
               help="Games of each trial's tournament (rounded up to whole seat rotations).")
-@click.option("--trials", type=click.IntRange(1), default=30, show_default=True,
+@click.option("--trials", type=click.IntRange(1, MAX_TRIALS), default=30, show_default=True,
               help="Finished trials wanted in all (a resumed study counts those it has).")
 @workers_option("Worker processes playing a trial's games (without --scheduler).")
 @scheduler_option()

@@ -62,8 +62,12 @@ class RoundsConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}: must be a positive whole number, got {value!r}")
-        if self.check_games < 0:
-            raise ValueError(f"check_games: must be >= 0, got {self.check_games!r}")
+        from mcts.tournament import MAX_GAMES
+        for name, low in (("games", 1), ("check_games", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or not low <= value <= MAX_GAMES:
+                raise ValueError(f"{name}: a whole number from {low} to {MAX_GAMES:,}, "
+                                 f"got {value!r}")
         if 0 < self.fit.validation and round(self.fit.validation * self.games) < 1:
             raise ValueError(f"validation: {self.fit.validation} of {self.games} games holds "
                              "out none; give more games or validation 0")

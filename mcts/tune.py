@@ -33,7 +33,9 @@ from ulm.extras import installed, require
 from ulm.jsonfile import read_json, write_atomically
 from ulm.names import did_you_mean
 
-from mcts.tournament import TournamentConfig, TournamentError, run_tournament
+from mcts.tournament import MAX_GAMES, TournamentConfig, TournamentError, run_tournament
+
+MAX_TRIALS = MAX_GAMES      # a trial plays one game at least: the bound of a tournament's games
 
 NOT_TUNABLE = ("iterations", "time", "workers", "seed")
 
@@ -190,8 +192,8 @@ def validate(cfg: TuneConfig) -> None:
         validate_config(tc)
     except TournamentError as exc:
         raise TuneError(str(exc).replace("--bots", "--against")) from None
-    if cfg.trials < 1:
-        raise TuneError(f"--trials: must be >= 1, got {cfg.trials}")
+    if type(cfg.trials) is not int or not 1 <= cfg.trials <= MAX_TRIALS:
+        raise TuneError(f"trials: a whole number from 1 to {MAX_TRIALS:,}, got {cfg.trials!r}")
 
 
 def trial_spec(bot: str, values: dict) -> str:
