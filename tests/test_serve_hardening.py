@@ -359,7 +359,7 @@ def _model_paths(tmp_path: Path) -> list[str]:
     np.savez(empty, w=np.zeros(3))
     return [shipped_model(LEARNED_MODELS[2]), "/etc/passwd", str(tmp_path), "/no/such/file",
             str(junk), str(empty), "../mcts/models/learned-2p-v2.npz", "models/learned-2p-v2",
-            "learned-9p-v2", "", "~/x.npz", "x" * 5000]
+            "learned-9p-v2", "", "~/x.npz", "x" * 5000, "nan", "-1", "5"]
 
 
 def test_a_bot_spec_naming_a_file_gets_one_message_whatever_is_there(tmp_path):
@@ -420,6 +420,14 @@ CROSS_SITE = [   # (method, path, body, headers): what a page elsewhere can send
      {"content-type": "application/json", "origin": "http://127.0.0.1:9999"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}',
      {"content-type": "application/json", "origin": "x" * 5000}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',
+     {"content-type": "application/json", "origin": ""}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',
+     {"content-type": "application/json", "origin": "http://"}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',
+     {"content-type": "application/json", "origin": "ftp://127.0.0.1:8765"}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}', {"content-type": ""}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}', {"content-type": "application/jsonx"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}',
      {"content-type": "application/json", "sec-fetch-site": "cross-site"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}',
