@@ -42,6 +42,7 @@ except ImportError:  # pragma: no cover - numpy comes with the peers extra
 
 import ulm  # noqa: E402
 from ulm import derive_seed  # noqa: E402
+from ulm.numbers import seed_argument  # noqa: E402
 from mcts import _search  # noqa: E402
 from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
 from mcts.search import DEFAULT_ROLLOUT  # noqa: E402
@@ -195,7 +196,7 @@ def calibrate(players: int, games: int, seed: int, rollout: str = "heuristic",
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=6000, help="self-play games per player count")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=seed_argument, default=2026)
     ap.add_argument("--rollout", choices=_search.ROLLOUTS, default=DEFAULT_ROLLOUT,
                     help="the policy of the self-play games and rollouts: the default search's")
     ap.add_argument("--sample", type=float, default=0.35,

@@ -10,7 +10,7 @@ named; `show --highlight` needs a picture to draw on. Bad input ends with
 The last tests start `ulm` for real, kill its main process with SIGKILL and
 check that its worker processes end without a word on stderr.
 """
-import json
+import importlib
 import os
 import signal
 import subprocess
@@ -221,6 +221,18 @@ def test_every_seed_option_takes_0_to_2_64_minus_1_only(command, what, text, tmp
     assert_no_traceback(res)
     assert len(res.stderr) < 400, "a long number is not written back whole"
     assert sorted(p.name for p in work.iterdir()) == ["data.npz"], "nothing written"
+
+
+@pytest.mark.parametrize("script", ["calibrate_eval", "peers.compare"])
+@pytest.mark.parametrize("what, text", BAD_SEEDS, ids=[row[0] for row in BAD_SEEDS])
+def test_the_bench_scripts_take_the_same_seeds(script, what, text, capsys):
+    module = importlib.import_module(f"bench.{script}")
+    with pytest.raises(SystemExit) as info:
+        module.main([f"--seed={text}"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --seed: must be a whole number from 0 to 2**64 - 1" in err, err
+    assert len(err) < 1000
 
 
 def test_the_largest_seed_is_taken(tmp_path):

@@ -55,3 +55,13 @@ def parse_seed(text: str, where: str | None = "seed") -> int:
     if value is None or not 0 <= value <= MAX_SEED:
         raise ValueError(_where(where, f"must be {SEED_RANGE}, got {shown(text)}"))
     return value
+
+
+def seed_argument(text: str) -> int:
+    """parse_seed as an argparse `type=` (the bench scripts' --seed): argparse
+    reports the error as `argument --seed: must be ...` with exit status 2."""
+    import argparse
+    try:
+        return parse_seed(text, None)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

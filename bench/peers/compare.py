@@ -54,6 +54,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 import ulm_openspiel  # noqa: E402  (registers python_ulm)
 from ulm import derive_seed  # noqa: E402
+from ulm.numbers import seed_argument  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402
 
 try:
@@ -310,7 +311,7 @@ def main(argv=None):
     ap.add_argument("--rollout", default=DEFAULT_ROLLOUT, choices=list(mcts.ROLLOUTS),
                     help=f"ours' rollout in (b) and in (a)'s extra column "
                          f"(default {DEFAULT_ROLLOUT}, ours' default)")
-    ap.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    ap.add_argument("--seed", type=seed_argument, default=1, help="base seed (default 1)")
     ap.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = ap.parse_args(argv)
     if (args.positions < 0 or args.games < 0 or args.iteration_games < 0 or args.repeats < 1
