@@ -154,6 +154,8 @@ FILE_CASES = {
     "meta numbers": (_meta_array(np.arange(4)), ["not a model file"]),
     "meta deep": (_meta_array(np.array("[" * 100000)), ["not a model file"]),
     "huge file": (_huge, ["larger than a model can be"]),
+    "a data set": (lambda path, good: save_dataset(path, planted(players=2, games=2)),
+                   ["not a model of format ulm-eval-model/1"]),
 }
 
 
@@ -399,6 +401,7 @@ DATA_FILE_CASES = {
     "empty": (b"", ["not a self-play data set (.npz)"]),
     "npy": ("npy", ["not a self-play data set (.npz)", "a single array"]),
     "a model": ("model", ["not a self-play data set of format ulm-selfplay/1"]),
+    "no meta": ("no meta", ["not a self-play data set (no meta data)"]),
 }
 
 
@@ -414,6 +417,8 @@ def test_files_that_are_no_data_set(case, data2, models, tmp_path):
             np.save(f, data2["features"])
     elif content == "model":
         save_model(path, models["linear"])
+    elif content == "no meta":
+        np.savez(path, **{k: v for k, v in data2.items() if k != "meta"})
     else:
         path.write_bytes(content)
     with pytest.raises(DatasetError):
