@@ -30,7 +30,7 @@ from leaks import Secrets
 from mcts import search
 from mcts.annotate import Annotation, AnnotationReport, annotate
 from mcts.bots import make_bot
-from test_principal_line import coats_under_the_stack
+from test_principal_line import UNDER, coats_under_the_stack
 from ulm import ACTION_NAMES, derive_seed
 from ulm.positions import state_to_position
 from ulm.records import GameRecord, load_record
@@ -262,7 +262,7 @@ def _wait(client, path):
         time.sleep(0.05)
 
 
-def test_web_hint_and_variation_stop_where_a_step_shows_what_was_hidden():
+def test_web_hint_stops_and_a_variation_asks_where_a_step_shows_what_was_hidden():
     state = coats_under_the_stack()
     secrets = Secrets(state, 0)
     seal = ACTION_NAMES.index("seal in Leaning House")
@@ -278,16 +278,47 @@ def test_web_hint_and_variation_stop_where_a_step_shows_what_was_hidden():
         assert advice["line"][-1]["reveals"] is True
         assert all("estimate" in a and "error" in a for a in advice["alternatives"])
         assert secrets.leaks(advice) == [] and secrets.leaks(c.get(f"/api/games/{gid}").json()) == []
-        # a variation through the seal stops there: the coats drawn are hidden
+        # a variation through the seal asks what was drawn, as Follow does: every pair of
+        # the coats under the stack may be, and nothing else is shown of them
         v = c.post(f"/api/games/{gid}/variation", json={"index": 0, "line": [seal]})
         assert v.status_code == 200, v.text
         v = v.json()
-        assert "shows Red what was hidden" in v["ended"] and v["options"] == []
-        assert secrets.leaks({k: v[k] for k in v if k != "svg"}) == []
-        keep = ACTION_NAMES.index("keep coat S-1")
-        r = c.post(f"/api/games/{gid}/variation", json={"index": 0, "line": [seal, keep]})
-        assert r.status_code == 409
-        assert r.json()["error"].startswith("line[1]: the variation ended before it")
+        assert v["ask"] == "which coats did Red draw?" and v["ended"] is None
+        pairs = {frozenset(o["name"][len("drew coats "):].split(" and ")) for o in v["options"]}
+        assert pairs == {frozenset((a, b)) for a in UNDER for b in UNDER if a < b}
+        assert secrets.leaks(v) == []
+        told = next(o["decision"] for o in v["options"]
+                    if set(o["name"][len("drew coats "):].split(" and ")) == {"S-1", "S-3"})
+        v = c.post(f"/api/games/{gid}/variation", json={"index": 0, "line": [seal, told]})
+        assert v.status_code == 200, v.text
+        v = v.json()
+        assert v["names"] == ["seal in Leaning House", told] and v["ask"] is None
+        assert sorted(o["name"] for o in v["options"]) == ["keep coat S-1", "keep coat S-3"]
+        keep = next(o["decision"] for o in v["options"] if o["name"] == "keep coat S-3")
+        v = c.post(f"/api/games/{gid}/variation",
+                   json={"index": 0, "line": [seal, told.upper(), keep]}).json()
+        assert v["names"][-1] == "keep coat S-3" and not v["ask"]
+        # what was drawn must be said, in the words offered
+        for bad, status, message in VARIATION_BAD_DRAWS:
+            r = c.post(f"/api/games/{gid}/variation", json={"index": 0, "line": [seal, bad]})
+            assert r.status_code == status, (bad, r.text)
+            assert r.json()["error"].startswith(f"line[1]: {message}"), (bad, r.text)
+
+
+VARIATION_BAD_DRAWS = [
+    (ACTION_NAMES.index("keep coat S-1"), 400, "say which coats were drawn"),  # wrong type
+    (None, 400, "say which coats were drawn"),
+    ([], 400, "say which coats were drawn"),
+    (1.5, 400, "say which coats were drawn"),
+    ("", 400, "say which coats were drawn"),                              # empty
+    ("drew coats S-1 and S-3" * 20, 400, "say which coats were drawn"),   # huge
+    ("drew coats S-1 and", 400, "'drew coats S-1 and' is not what"),      # truncated
+    ("drew coats S-1 and S-1", 400, "'drew coats S-1 and S-1' is not what"),
+    ("drew coats G-Oath and S-1", 400, "'drew coats G-Oath and S-1' is not what"),  # foreign
+    ("zog coats ☃ and Ω", 400, "'zog coats ☃ and Ω' is not what"),
+    ("-1", 400, "'-1' is not what"),                                    # negative
+    ("NaN", 400, "'NaN' is not what"),                                   # NaN
+]
 
 
 # --- the page --------------------------------------------------------------------------------

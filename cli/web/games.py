@@ -138,7 +138,10 @@ class WebGame:
         decisions of `line` (ids) instead of what was played, in a world the viewer cannot
         tell from the real one (nothing hidden from the viewer is used). A variation is a
         turn of the player to move there: it ends at a chance event or when another seat
-        is to move. The game itself is not changed."""
+        is to move. After a decision that shows the viewer what was hidden (coats drawn
+        from under the stack) it asks, as Follow does, what was drawn (`ask`, and the
+        possible answers as `options`); the line's next entry says it in those words.
+        The game itself is not changed."""
         if isinstance(line, bool) or not isinstance(line, list) or len(line) > 60:
             raise WebError("line: a list of at most 60 decision ids")
         total = len(self.history_words())
@@ -155,26 +158,31 @@ class WebGame:
             raise WebError(f"variation: it is {SEATS[mover]}'s decision here; variations are "
                            f"for {SEATS[viewer]}'s own decisions", 409)
         world = real if viewer is None else real.resample_from_infostate(viewer, index)
-        names, steps, stop = [], [], None
-        for k, action in enumerate(line):
-            if world.current_player() != mover or world.is_chance_node() \
-                    or world.is_terminal():
-                raise WebError(f"line[{k}]: the variation ended before it", 409)
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise WebError(f"line[{k}]: must be a decision id (a whole number)")
-            if action not in world.legal_actions():
-                raise WebError(f"line[{k}]: decision {action} is not legal there")
+        names, steps, stop, ask = [], [], None, None
+        for k, entry in enumerate(line):
+            if ask is not None:                 # what was drawn, as the person says it
+                names.append(_told(world, k, entry, ask, viewer))
+                ask = None
+                continue
+            action = _variation_step(world, k, entry, mover)
             steps.append((world.clone(), action))
             names.append(label(action))
             shown = viewer is not None and shows_hidden(world, action, mover)
             world.apply_action(action)
             if shown:               # this world's deal of what it shows would be a guess
-                if k + 1 < len(line):
-                    raise WebError(f"line[{k + 1}]: the variation ended before it: "
-                                   f"{label(action)!r} shows {SEATS[mover]} what was hidden",
-                                   409)
-                stop = (f"it shows {SEATS[mover]} what was hidden (such as the coats drawn): "
-                        "what may follow depends on what is seen")
+                ask = _coats_drawn(world, viewer)
+                if not ask:
+                    stop = (f"it shows {SEATS[mover]} what was hidden: what may follow "
+                            "depends on what is seen")
+                    if k + 1 < len(line):
+                        raise WebError(f"line[{k + 1}]: the variation ended before it: "
+                                       f"{label(action)!r} shows {SEATS[mover]} what was "
+                                       "hidden", 409)
+        if ask:                     # asked, as Follow asks: the board before the draw
+            return {"index": index, "line": list(line), "names": names, "seat": SEATS[mover],
+                    "ended": None, "ask": f"which coats did {SEATS[mover]} draw?",
+                    "options": [{"decision": w, "name": w, "target": None} for w in ask],
+                    "svg": draw(steps[-1][0], viewer, None, False, steps[-41:-1])}
         if stop:
             pass
         elif world.is_terminal():
@@ -185,11 +193,70 @@ class WebGame:
             stop = f"{SEATS[world.current_player()]} is to move"
         options = [] if stop else [_option(world, a) for a in world.legal_actions()]
         return {"index": index, "line": list(line), "names": names, "seat": SEATS[mover],
-                "ended": stop, "options": options,
+                "ended": stop, "ask": None, "options": options,
                 "svg": draw(world, viewer, None, bool(options), steps[-40:])}
 
     def history_words(self) -> list:
         return []
+
+
+def _variation_step(world, k: int, action, mover: int) -> int:
+    """Entry `k` of a variation's line: a decision id legal in `world`, `mover` to decide."""
+    if world.current_player() != mover or world.is_chance_node() or world.is_terminal():
+        raise WebError(f"line[{k}]: the variation ended before it", 409)
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise WebError(f"line[{k}]: must be a decision id (a whole number)")
+    if action not in world.legal_actions():
+        raise WebError(f"line[{k}]: decision {action} is not legal there")
+    return action
+
+
+MAX_COAT_WORDS = 100        # characters of "drew coats X and Y" in a variation's line
+
+
+def _coats_drawn(world, viewer: int) -> list[str]:
+    """After the viewer's decision that drew coats from under the stack, hidden from it
+    before: every way to say what it drew ("drew coats S-1 and S-3", as Follow takes it),
+    one for each set of coats `ulm.follow` accepts as drawn; [] for another reveal."""
+    from itertools import combinations, permutations
+
+    from ulm import COATS
+    from ulm.follow import DecisionError, apply_decision
+    raw = world.raw()
+    n = raw["n_looked_coats"]
+    if world.is_chance_node() or world.is_terminal() or not n:
+        return []
+    pool = set(raw["looked_coats"][:n]) | {
+        raw["coat_tail"][i] for i in range(raw["coat_tail_len"])
+        if raw["coat_tail_by"][i] != viewer and not raw["coat_tail_known"][i] >> viewer & 1}
+    out = []
+    for coats in combinations(sorted(pool), n):
+        for order in permutations(coats):
+            words = ("drew coat " if n == 1 else "drew coats ") + " and ".join(
+                COATS[c] for c in order)
+            try:
+                apply_decision(world.clone(), words, viewer)
+            except (DecisionError, ValueError):
+                continue
+            out.append(words)
+            break
+    return out
+
+
+def _told(world, k: int, words, possible: list[str], viewer: int) -> str:
+    """Entry `k` of a variation's line where the viewer says what it drew: one of
+    `possible`, applied to `world` (ulm.follow) so that the line goes on with it."""
+    from ulm.follow import apply_decision
+    if isinstance(words, bool) or not isinstance(words, str) or not words.strip() \
+            or len(words) > MAX_COAT_WORDS:
+        raise WebError(f"line[{k}]: say which coats were drawn, in words such as "
+                       f"{possible[0]!r}, got {quoted(words)}")
+    said = next((p for p in possible if p.lower() == " ".join(words.lower().split())), None)
+    if said is None:
+        raise WebError(f"line[{k}]: {quoted(words)} is not what may have been drawn here "
+                       f"(possible: {', '.join(possible)})")
+    apply_decision(world, said, viewer)
+    return said
 
 
 def history(record, viewer) -> list[dict]:

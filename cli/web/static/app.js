@@ -306,7 +306,7 @@ function renderLooking() {
   if (exploring) {
     const v = exploring.data;
     $("#looking-text").textContent = `A variation from decision ${v.index}: ${v.names.length ? v.names.join(", ") : "(make a decision on the board or below)"}` +
-      (v.ended ? ` — it ends here (${v.ended}).` : ".");
+      (v.ask ? ` — ${v.ask} (what you draw is hidden until then: choose below)` : v.ended ? ` — it ends here (${v.ended}).` : ".");
     $("#take-back").hidden = true;
     $("#back-to-game").textContent = "Back to the main line";
     for (const o of v.options) {
