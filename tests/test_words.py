@@ -44,8 +44,10 @@ def test_suggest_explains_its_columns():
     res = CliRunner().invoke(main, ["suggest", str(ROOT / "examples" / "push-4p-view.json"),
                                     "--iterations", "200", "--quiet"])
     assert res.exit_code == 0, res.output
-    assert ("share: how often the search chose the decision where it stood; value: its mean "
-            "result for Blue" in res.stdout)
+    assert "share: how often the search chose the decision where it stood" in res.stdout
+    assert ("estimate: the figure the search ranks by (its visits go to the best): Blue's "
+            "mean result after the decision" in res.stdout and "±: its standard error"
+            in res.stdout)
 
 
 def test_suggest_draws_its_advice(tmp_path):
