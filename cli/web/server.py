@@ -99,7 +99,8 @@ class Server:
         return out
 
     def restore(self, game_id: str) -> WebGame | None:
-        """A kept game rebuilt from the store (None when there is none by that id)."""
+        """A kept game rebuilt from the store (None when there is none by that id; a
+        WebError 422 when its row cannot be read or rebuilt)."""
         from cli.web.store import DamagedGame
         try:
             found = self.store.load(game_id) if self.store is not None else None
