@@ -14,6 +14,7 @@ without the GIL (``learned_win`` in mcts/_features.pxi).
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from importlib import resources
 
@@ -95,13 +96,28 @@ def learned_model(players: int):
     return model
 
 
-@lru_cache(maxsize=None)
 def learned_weights(players: int, model: str | None = None) -> tuple:
     """(the search's weights (`search_weights`), residual) of the shipped
-    learned model, or of the model file `model` (of `ulm train fit`) if given."""
+    learned model, or of the model file `model` (of `ulm train fit`) if given.
+    A file is read again when it changes (its time of change or size)."""
     if model is None:
-        shipped = learned_model(players)
-        return search_weights(shipped), is_residual(shipped)
+        return _shipped_weights(players)
+    try:
+        stat = os.stat(model)
+    except OSError:
+        return _model_weights(players, model, None)     # load_model names the fault
+    return _model_weights(players, model, (stat.st_mtime_ns, stat.st_size, stat.st_ino))
+
+
+@lru_cache(maxsize=None)
+def _shipped_weights(players: int) -> tuple:
+    shipped = learned_model(players)
+    return search_weights(shipped), is_residual(shipped)
+
+
+@lru_cache(maxsize=64)
+def _model_weights(players: int, model: str, version) -> tuple:
+    """The weights of a model file as it is at `version` (the cache's key)."""
     try:
         fitted = load_model(model)
     except TrainError as exc:

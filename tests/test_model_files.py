@@ -255,6 +255,28 @@ def test_the_search_weights_of_a_model_built_in_python_are_checked(case, models)
         search_weights(broken)
 
 
+def test_a_model_file_that_changes_is_read_again(models, tmp_path):
+    """A long process (a tournament, the web companion) searches with the file
+    as it is now: rewritten with other weights, or broken, it is read again."""
+    import os
+
+    from mcts.learned import learned_weights, search_weights
+    path = tmp_path / "m.npz"
+    first, second = models["linear"], Model(
+        {"w": models["linear"].params["w"] * 2.0}, models["linear"].mean,
+        models["linear"].std, models["linear"].meta)
+    save_model(path, first)
+    assert learned_weights(2, str(path))[0] == search_weights(first)
+    save_model(path, second)
+    os.utime(path, ns=(1, 1))   # a time of change of its own, however fast the writes
+    assert learned_weights(2, str(path))[0] == search_weights(second)
+    arrays, meta = dict(_arrays(first)), dict(first.meta)
+    _nan("w")(arrays, meta)
+    _write(path, arrays, meta)
+    with pytest.raises(ValueError, match="w: 1 numbers not finite"):
+        learned_weights(2, str(path))
+
+
 @pytest.mark.parametrize("case", ["nan", "zero spread", "huge number", "short", "kind"])
 def test_only_a_whole_model_is_written(case, models, tmp_path):
     kind, change, words = MODEL_CASES[case]
