@@ -336,7 +336,9 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
     from dataclasses import replace
 
     from mcts.cluster import ClusterError, open_executor
+    from mcts.model import TrainError
     from mcts.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig, run_rounds
+    from mcts.train import FitDiverged
     base = RoundsConfig()
     cfg = RoundsConfig(players=players, rounds=rounds, games=games,
                        first_spec=first_spec or FIRST_SPEC,
@@ -375,6 +377,10 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise InputError(f"--out: {out}: {exc.strerror}") from None
+    except FitDiverged as exc:
+        raise InputError(f"--lr, --l2: {exc}") from None
+    except TrainError as exc:
+        raise InputError(str(exc)) from None
     if plot is not None:
         from mcts.rounds import plot_rounds
         plot_rounds(report, plot)

@@ -30,7 +30,7 @@ from ulm import derive_seed
 from ulm.jsonfile import write_atomically
 
 from mcts.selfplay import SelfplayConfig, load_dataset, merge_datasets, run_selfplay, save_dataset
-from mcts.model import save_model
+from mcts.model import TrainError, save_model
 from mcts.train import FitConfig, fit
 
 FIRST_SPEC = "ismcts:preset=v0.2,iterations=300"
@@ -122,7 +122,10 @@ def run_rounds(cfg: RoundsConfig, out, workers: int = 1, scheduler=None,
         fit_cfg = FitConfig(**dict(asdict(cfg.fit), seed=derive_seed(cfg.seed, 2 * r)))
         say(f"round {r}: fitting a {fit_cfg.kind} model to {len(merged['round'])} positions "
             f"of rounds {max(0, r - cfg.window + 1)}-{r}")
-        model, fitted = fit(merged, fit_cfg)
+        try:
+            model, fitted = fit(merged, fit_cfg)
+        except TrainError as exc:      # a fit that diverged, rows that leave nothing to fit
+            raise type(exc)(f"round {r}: {exc}") from None
         model_path = out / f"model-{r}.npz"
         save_model(model_path, model)
         row = {"round": r, "spec": spec, "games": cfg.games, "data": os.fspath(data_path),

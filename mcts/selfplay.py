@@ -79,6 +79,7 @@ ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "ran
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
 OPTIONAL_ARRAYS = ("value",)     # per seat; written only by runs that compute them
+BASE_FEATURES = 28               # the 14-feature evaluation's inputs with their "x left" copies
 
 
 class DatasetError(ValueError):
@@ -175,7 +176,8 @@ def play_selfplay_game(args) -> dict:
     out = {
         "game": game, "game_seed": game_seed, "decisions": step,
         "features": np.asarray(feats, dtype=np.float32).reshape(rows, width),
-        "base_features": np.asarray(base, dtype=np.float32).reshape(rows, players, -1),
+        "base_features": np.asarray(base, dtype=np.float32).reshape(rows, players,
+                                                                     BASE_FEATURES),
         "eval_win": np.asarray(ewin, dtype=np.float32).reshape(rows, players),
         "eval_score": np.asarray(escore, dtype=np.float32).reshape(rows, players),
         "win": np.tile(np.asarray(win, dtype=np.float32), (rows, 1)),
@@ -322,7 +324,7 @@ def _shape_of(name: str, rows: int, players: int) -> tuple:
     if name == "features":
         return (rows, F.feature_count(players))
     if name == "base_features":
-        return (rows, players, 28)
+        return (rows, players, BASE_FEATURES)
     return (rows, players) if name in PER_SEAT + OPTIONAL_ARRAYS else (rows,)
 
 

@@ -500,6 +500,26 @@ def test_a_fit_without_validation_reports_the_last_epoch(data2, tmp_path):
     assert "no validation positions" in res.stdout and load_model(out).meta["epoch_kept"] == 2
 
 
+def test_games_that_keep_no_position(tmp_path):
+    """A sample so small (or a horizon so long) that a game keeps no row: the
+    data set has none, of the right shapes, and the fits say so."""
+    data = SelfplayConfig(spec="ismcts:preset=v0.2,iterations=8", games=2, sample=1e-9)
+    from mcts.selfplay import run_selfplay
+    empty = run_selfplay(data)
+    assert empty["features"].shape == (0, 731) and empty["base_features"].shape == (0, 2, 28)
+    save_dataset(tmp_path / "d.npz", empty)
+    check_dataset(load_dataset(tmp_path / "d.npz"))
+    assert_input_error(run("train", "fit", tmp_path / "d.npz"), "data: no positions to fit")
+    rounds = ["train", "rounds", "--rounds", 1, "--games", 2, "--first-bots",
+              "ismcts:preset=v0.2,iterations=8", "--check-games", 0, "--validation", 0,
+              "--epochs", 1, "--workers", 1, "--quiet"]
+    res = run(*rounds, "--horizon", 40, "--out", tmp_path / "r")
+    assert_input_error(res, "round 0: data: no positions to fit")
+    res = run(*rounds, "--lr", "1e308", "--out", tmp_path / "r2")
+    assert_input_error(res, "--lr, --l2: round 0: the fit diverged in epoch 1")
+    assert not (tmp_path / "r2" / "model-0.npz").exists()
+
+
 def test_rounds_without_validation_report_a_dash(tmp_path):
     res = run("train", "rounds", "--rounds", 1, "--games", 2, "--first-bots",
               "ismcts:preset=v0.2,iterations=8", "--check-games", 0, "--validation", 0,
