@@ -253,8 +253,14 @@ def load_dataset(path) -> dict:
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError("a single array, not an .npz archive")
         with z:
-            arrays = {name: z[name] for name in z.files
-                      if name in ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",)}
+            names = [name for name in z.files if name in ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",)]
+            unpacked = sum(z.zip.getinfo(name + ".npy").file_size for name in names)
+            if unpacked > memory_bytes():
+                raise DatasetError(f"{path}: {unpacked:,} bytes unpacked, more than this "
+                                   f"machine's memory ({memory_bytes():,} bytes)")
+            arrays = {name: z[name] for name in names}
+    except DatasetError:
+        raise
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -275,6 +281,14 @@ def load_dataset(path) -> dict:
     except DatasetError as exc:
         raise DatasetError(f"{path}: {exc}") from None
     return arrays
+
+
+def memory_bytes() -> int:
+    """The machine's memory: no data set that cannot fit in it is unpacked."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):     # not known on this system
+        return 2 ** 40
 
 
 WHOLE_ARRAYS = ("game", "game_seed", "round", "turn_player")

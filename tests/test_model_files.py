@@ -451,6 +451,20 @@ def test_files_that_are_no_data_set(case, data2, models, tmp_path):
     assert_input_error(run("train", "fit", tmp_path), str(tmp_path), "directory")
 
 
+def test_a_data_set_larger_than_memory_is_not_unpacked(data2, tmp_path, monkeypatch):
+    """A small file whose arrays unpack to more than the machine's memory (here
+    a machine of 100 kB) is refused before it is unpacked."""
+    import mcts.selfplay
+    path, out = tmp_path / "d.npz", tmp_path / "m.npz"
+    save_dataset(path, data2)
+    assert path.stat().st_size < 100_000
+    monkeypatch.setattr(mcts.selfplay, "memory_bytes", lambda: 100_000)
+    with pytest.raises(DatasetError, match="bytes unpacked, more than this machine's memory"):
+        load_dataset(path)
+    assert_input_error(run("train", "fit", path, "--out", out), str(path), "memory")
+    assert not out.exists()
+
+
 # ---------------------------------------------------------------------------
 # fits that diverge, counts without a bound
 
