@@ -14,6 +14,7 @@ import time
 
 from ulm import SEATS
 from ulm.game import VARIANTS, Game
+from ulm.numbers import check_seed
 from ulm.positions import PositionError, position_to_state
 from ulm.records import GameRecord, RecordError, replay
 
@@ -365,10 +366,10 @@ def _seed(body):
     """The seed the person chose, or None: the server deals with a secret seed."""
     if "seed" not in body:
         return None
-    seed = body["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise WebError(f"seed: must be a whole number from 0 to 2**64 - 1, got {quoted(seed)}")
-    return seed
+    try:
+        return check_seed(body["seed"], "seed")
+    except ValueError as exc:
+        raise WebError(str(exc)) from None
 
 
 def _no_paths(data: dict, field: str):
