@@ -28,6 +28,22 @@ def _check_out(out: str, option: str = "--out") -> None:
         raise InputError(f"{option}: {folder}: permission denied")
 
 
+FIT_OPTIONS = {"kind": "--model", "inputs": "--inputs", "target": "--target",
+               "validation": "--validation", "epochs": "--epochs", "batch": "--batch",
+               "hidden": "--hidden", "lr": "--lr", "l2": "--l2"}
+
+
+def _fit_error(exc: Exception) -> InputError:
+    """A fit's error worded by its option (the library names its settings)."""
+    from mcts.train import FitDiverged
+    text = str(exc)
+    if isinstance(exc, FitDiverged):
+        return InputError(f"--lr, --l2: {text}")
+    name, _, rest = text.partition(": ")
+    option = FIT_OPTIONS.get(name)
+    return InputError(f"{option}: {rest}" if option else text)
+
+
 def _target_option(help: str):
     return click.option("--target", type=click.Choice(TARGETS), default="outcome",
                         show_default=True, help=help)
@@ -164,7 +180,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     """
     from mcts.selfplay import DatasetError, load_dataset, merge_datasets
     from mcts.model import TrainError, save_model
-    from mcts.train import FitConfig, FitDiverged, fit
+    from mcts.train import FitConfig, fit
     if out is not None:
         _check_out(out)
     if plot is not None:
@@ -181,10 +197,8 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
     log = None if (quiet or as_json) else click.echo
     try:
         model, report = fit(merged, cfg, log=log, progress=not (quiet or as_json))
-    except FitDiverged as exc:
-        raise InputError(f"--lr, --l2: {exc}") from None
     except TrainError as exc:
-        raise InputError(str(exc)) from None
+        raise _fit_error(exc) from None
     if out is not None:
         try:
             save_model(out, model)
@@ -268,7 +282,7 @@ def evaluate_cmd(model, data, target, as_json):
                                               target)
                                for name, lo, hi in STAGES}}
     except TrainError as exc:
-        raise InputError(str(exc)) from None
+        raise _fit_error(exc) from None
     if as_json:
         click.echo(json.dumps(report, indent=1))
         return

@@ -106,10 +106,10 @@ def init_params(kind: str, width: int, hidden: int, rng) -> dict:
 def targets_of(data: dict, target: str = "outcome") -> np.ndarray:
     """The win chances a model is fitted to, one row per position (see the module)."""
     if target not in TARGETS:
-        raise TrainError(f"--target: one of {', '.join(TARGETS)}, got {target!r}")
+        raise TrainError(f"target: one of {', '.join(TARGETS)}, got {target!r}")
     if target != "outcome" and "value" not in data:
-        raise TrainError(f"--target {target}: the data set has no searched values "
-                         "(ulm train selfplay --value-iterations)")
+        raise TrainError(f"target: {target} needs searched values, and the data set has none "
+                         "(self-play with value_iterations)")
     win = data["win"].astype(np.float64)
     if target == "outcome":
         return win
@@ -186,9 +186,9 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     """Fit a model to a data set; returns (Model, report). `log(text)` hears a
     line per epoch."""
     if cfg.kind not in ("linear", "mlp"):
-        raise TrainError(f"--model: linear or mlp, got {cfg.kind!r}")
+        raise TrainError(f"kind: linear or mlp, got {cfg.kind!r}")
     if cfg.inputs not in INPUTS:
-        raise TrainError(f"--inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
+        raise TrainError(f"inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
     _check_settings(cfg)
     try:
         check_dataset(data)
@@ -202,10 +202,10 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
         raise TrainError("data: no positions to fit")
     train_rows, val_rows = split_games(data, cfg.validation, cfg.seed)
     if len(train_rows) == 0:
-        raise TrainError(f"--validation: leaves no game of {games} for training")
+        raise TrainError(f"validation: leaves no game of {games} for training")
     if cfg.validation > 0 and len(val_rows) == 0:
-        raise TrainError(f"--validation: {cfg.validation} of {games} games holds out none; "
-                         "give more games or --validation 0")
+        raise TrainError(f"validation: {cfg.validation} of {games} games holds out none; "
+                         "give more games or validation 0")
     width = input_width(n, cfg.inputs)
     mean, std = _standardisation(data, train_rows, cfg.inputs)
     if max(float(np.abs(mean).max()), float(std.max())) > MAX_MAGNITUDE:

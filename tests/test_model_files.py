@@ -593,3 +593,24 @@ def test_the_library_bounds_the_counts_too():
                      against=["greedy"], trials=HUGE)
     with pytest.raises(TuneError, match="trials: a whole number from 1 to 1,000,000"):
         validate(cfg)
+
+
+@pytest.mark.parametrize("settings, words", [
+    (dict(kind="forest"), ["kind: linear or mlp, got 'forest'"]),
+    (dict(inputs="pixels"), ["inputs: one of"]),
+    (dict(target="score"), ["target: one of"]),
+    (dict(validation=0.01), ["validation: 0.01 of 12 games holds out none"]),
+])
+def test_the_fits_errors_name_its_settings_not_the_command_lines_options(settings, words, data2):
+    """The library speaks of its settings; the command line words them as its options."""
+    with pytest.raises(TrainError) as err:
+        fit(data2, FitConfig(**{"kind": "linear", "epochs": 1, "validation": 0.25, **settings}))
+    assert "--" not in str(err.value) and all(w in str(err.value) for w in words)
+
+
+def test_the_command_line_words_the_fits_errors_by_its_options(data2, tmp_path):
+    data = tmp_path / "d.npz"
+    save_dataset(data, data2)
+    assert_input_error(run("train", "fit", data, "--validation", 0.01),
+                       "Error: --validation: 0.01 of 12 games holds out none; give more games "
+                       "or validation 0")

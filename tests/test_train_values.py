@@ -130,9 +130,9 @@ def test_each_target_is_what_the_fit_learns():
     assert evaluate(fitted, data, rows, "value")["targets"] > 0     # soft targets' entropy
     assert evaluate(fitted, data, rows)["targets"] == pytest.approx(0.0, abs=1e-6)
     plain = planted(players=2, games=20)
-    with pytest.raises(TrainError, match="no searched values"):
+    with pytest.raises(TrainError, match="^target: value needs searched values"):
         fit(plain, FitConfig(kind="linear", epochs=1, target="value"))
-    with pytest.raises(TrainError, match="--target"):
+    with pytest.raises(TrainError, match="^target: one of outcome, value, mix, got 'score'"):
         targets_of(data, "score")
 
 
@@ -157,8 +157,8 @@ def test_the_commands(valued, tmp_path):
     plain = tmp_path / "plain.npz"
     save_dataset(plain, {k: v for k, v in valued.items() if k != "value"})
     for args, words in [
-            (["fit", plain, "--target", "value"], ["--target value", "no searched values"]),
-            (["evaluate", model, plain, "--target", "mix"], ["--target mix"]),
+            (["fit", plain, "--target", "value"], ["--target: value needs searched values"]),
+            (["evaluate", model, plain, "--target", "mix"], ["--target: mix needs searched values"]),
             (["fit", data, "--target", "score"], ["--target"]),
             (["selfplay", "--value-iterations", -1, "--out", tmp_path / "n.npz"],
              ["--value-iterations"]),
