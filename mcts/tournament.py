@@ -194,9 +194,10 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
                 raise TournamentError(
                     f"--out: {out} holds another tournament ({conf_path}); "
                     "use a new folder, or the same settings (--games may grow) to resume")
-        write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         games_file = out / "games.jsonl"
+        # read (and check) the games played before anything is rewritten
         rows = _read_games(games_file, cfg) if games_file.exists() else []
+        write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")
         # rewrite without a torn last line
         write_atomically(games_file, "".join(json.dumps(r) + "\n" for r in rows))
         scheduled = {g for g, _, _, _ in cfg.schedule()}

@@ -154,11 +154,12 @@ def test_a_tournament_folder_with_a_huge_number_is_refused_naming_the_line(tmp_p
     lines = games.read_text().splitlines()
     lines[0] = lines[0].replace('"seconds": ', f'"seconds": {DIGITS_5000}, "was": ', 1)
     games.write_text("\n".join(lines) + "\n")
-    before = games.read_bytes()
+    before, settings = games.read_bytes(), (out / "tournament.json").read_bytes()
     res = assert_input_error(run(*base, "--games", 6), f"{games} line 1", "seconds",
                              "a whole number of 5,000 digits")
     assert_no_traceback(res)
     assert games.read_bytes() == before, "the games played are kept as they were"
+    assert (out / "tournament.json").read_bytes() == settings, "the settings are not rewritten"
 
 
 # ---------------------------------------------------------------------------
