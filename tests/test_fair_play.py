@@ -27,6 +27,7 @@ from mcts.annotate import annotate
 from ulm import Game
 from ulm.positions import observation
 from ulm.records import load_record, replay
+from web_helpers import error_of as _error, wait_for as _wait
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -35,21 +36,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def client():
     with TestClient(create_app(max_seconds=5), raise_server_exceptions=False) as c:
         yield c
-
-
-def _wait(client, path, until, timeout=120):
-    deadline = time.monotonic() + timeout
-    while True:
-        data = client.get(path).json()
-        if until(data):
-            return data
-        assert time.monotonic() < deadline, data
-        time.sleep(0.02)
-
-
-def _error(response, status):
-    assert response.status_code == status, response.text
-    return response.json()["error"]
 
 
 def _dealer_seed(client, gid) -> int:

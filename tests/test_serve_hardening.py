@@ -25,25 +25,9 @@ from starlette.testclient import TestClient
 from cli.main import main
 from cli.web.app import create_app
 from cli.web.store import FORMAT, Store, StoreError
+from web_helpers import error_of as _error, wait_for as _wait
 
 JSON = {"content-type": "application/json"}
-
-
-def _error(response, status):
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"} and "Traceback" not in body["error"]
-    return body["error"]
-
-
-def _wait(client, path, until, timeout=120):
-    deadline = time.monotonic() + timeout
-    while True:
-        data = client.get(path).json()
-        if until(data):
-            return data
-        assert time.monotonic() < deadline, data
-        time.sleep(0.05)
 
 
 @pytest.fixture

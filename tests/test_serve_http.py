@@ -18,6 +18,7 @@ from cli.web.app import create_app
 from ulm import ACTION_NAMES
 from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import replay
+from web_helpers import error_of as _error, wait_for as _wait
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # what the page sends with every request that changes something (cli/web/static/app.js)
@@ -45,28 +46,10 @@ def client():
         yield c
 
 
-def _error(response, status):
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert "Traceback" not in body["error"]
-    return body["error"]
-
-
 def _play(client, seats=("human", "greedy"), seed=3, **extra):
     r = client.post("/api/games", json=dict(mode="play", seats=list(seats), seed=seed, **extra))
     assert r.status_code == 201, r.text
     return r.json()
-
-
-def _wait(client, path, until, timeout=60):
-    deadline = time.monotonic() + timeout
-    while True:
-        data = client.get(path).json()
-        if until(data):
-            return data
-        assert time.monotonic() < deadline, data
-        time.sleep(0.05)
 
 
 def _decide(client, gid, decision):

@@ -14,7 +14,7 @@ import time
 
 from ulm import SEATS
 from ulm.game import VARIANTS, Game
-from ulm.numbers import check_seed
+from ulm.numbers import SEED_RANGE, check_seed
 from ulm.positions import PositionError, position_to_state
 from ulm.records import GameRecord, RecordError, replay
 
@@ -117,12 +117,6 @@ class Server:
                 rec = replay(data["record"])
                 session = PlayGame(self, list(rec.bots), rec.game.variant, rec.seed)
                 session.table = Table.resume(rec, secret_seed=data.get("secret_seed") is True)
-                session.movers = []
-                st = rec.game.new_game(rec.seed)
-                for action in rec.decisions:
-                    session.movers.append(st.current_player())
-                    st.apply_action(action)
-                    st.resolve_chance()
             elif mode == "follow":
                 session = self.new_follow(dict(data["origin"]))
                 with self.lock:
@@ -186,11 +180,6 @@ class Server:
             rec.bots = list(seats)
             session = PlayGame(self, list(seats), rec.game.variant, rec.seed)
             session.table = Table.resume(rec)
-            st = rec.game.new_game(rec.seed)
-            for action in rec.decisions:
-                session.movers.append(st.current_player())
-                st.apply_action(action)
-                st.resolve_chance()
         else:
             session = PlayGame(self, list(seats), _variant(body), _seed(body))
         self.add(session)
@@ -366,10 +355,11 @@ def _seed(body):
     """The seed the person chose, or None: the server deals with a secret seed."""
     if "seed" not in body:
         return None
+    seed = body["seed"]
     try:
-        return check_seed(body["seed"], "seed")
-    except ValueError as exc:
-        raise WebError(str(exc)) from None
+        return check_seed(seed, "seed")
+    except ValueError:      # the range is the library's; the page's quoting is the web's
+        raise WebError(f"seed: must be {SEED_RANGE}, got {quoted(seed)}") from None
 
 
 def _no_paths(data: dict, field: str):
