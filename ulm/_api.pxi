@@ -10,56 +10,6 @@ BOARD_FIELDS = ("river_value", "river_bonus", "north_of", "south_of", "capacity"
                 "outer_coat", "coat_outer", "cathedral_colours", "trade_cost")
 
 
-def _action_names():
-    names = ["end turn", "draw"]
-    names += [f"push {e}" for e in PUSH_ENTRIES]
-    names += [f"joker: take {c} from the docks" for c in COLOURS]
-    names += [f"scholar: push {c} from supply" for c in COLOURS]
-    names += ["money"]
-    names += [f"clear {side}" for side in SIDES]
-    names += [f"buy card paying {COLOURS[a]}+{COLOURS[b]}" for a, b in PAIRS]
-    names += ["buy card paying 1 coin"]
-    names += [f"buy card paying {c}" for c in COLOURS]
-    names += ["river step"]
-    names += [f"seal in {q}" for q in QUARTERS]
-    names += [f"seal in {q} with City Wall" for q in QUARTERS]
-    names += [f"merchant: give {g}, take {t}" for g in COLOURS for t in COLOURS]
-    names += ["take the pushed-out tile"]
-    names += [f"play {c} (upper)" for c in CARDS]
-    names += [f"play {c} (lower)" for c in CARDS]
-    names += [f"pick {c}" for c in COLOURS]
-    names += [f"take {c} from the docks" for c in COLOURS]
-    names += ["take a coin"]
-    names += [f"keep {c}" for c in CARDS]
-    names += [f"take {c} from the discard pile" for c in CARDS]
-    names += ["look at the top 3 cards"]
-    names += [f"move barge {k}" for k in range(5)]
-    names += [f"keep coat {c}" for c in COATS]
-    names += ["put the coat back"]
-    names += [f"take {d}" for d in DESCENDANTS]
-    names += [f"chronicle seal in {q}" for q in QUARTERS]
-    names += [f"amount {k}" for k in range(6)]
-    names += ["freeze: 2 coins", "freeze: 2 tiles"]
-    names += [f"take outer tile {o}" for o in range(NUM_OUTER)]
-    names += ["stop"]
-    names += [f"tower: give {COLOURS[a]}+{COLOURS[b]}" for a, b in PAIRS]
-    names += ["tower: pay 2 coins", "tower: lose 5 VP"]
-    assert len(names) == A_DRAW_TWO
-    names += ["draw 2 (Builder)", "take the top card", "look at the top 2 cards",
-              "take no dock tile"]
-    assert len(names) == NUM_DECISIONS == C_TILE
-    names += [f"chance: tile {c}" for c in COLOURS]
-    names += [f"chance: card {c}" for c in CARDS]
-    names += [f"chance: coat {c}" for c in COATS]
-    names += [f"chance: descendant {d}" for d in DESCENDANTS]
-    names += [f"chance: tower {t}" for t in TOWER_TILES]
-    assert len(names) == NUM_ACTIONS, len(names)
-    return tuple(names)
-
-
-ACTION_NAMES = _action_names()
-
-
 def derive_seed(seed, stream, *streams):
     """The seed of a sub-stream: `seed` mixed with `stream`, then with each of
     `streams` in turn (splitmix64's finaliser, see `mix_seed`). Every random
@@ -70,7 +20,6 @@ def derive_seed(seed, stream, *streams):
     for s in streams:
         h = mix_seed(h, <uint64_t>(int(s) & 0xFFFFFFFFFFFFFFFF))
     return int(h)
-_ACTION_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 
 
 cdef class CoreGame:
@@ -208,6 +157,35 @@ cdef class State:
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action {action} is out of range 0..{NUM_ACTIONS - 1}")
         return ACTION_NAMES[action]
+
+    def action_fields(self, action):
+        """An action as data in this position: the module's action_fields (its
+        kind and fields) with "by", the seat that decides it (the seat whose turn
+        it is; None for a chance outcome), and what the position adds: for
+        "river_step" and "move_barge" the river spaces the mover's barge is on
+        ("river_from") and lands on ("river_to", by the core's own movement rule;
+        None when it cannot move), for "take_pushed_out" the outer space of this
+        turn's pushed-out tile ("outer"; None before a push), for "chance_tile" in
+        the set-up the grid space it fills ("cell") or the seat whose supply it
+        goes to ("seat")."""
+        cdef int mover = self.s.turn_player, steps, to, top
+        fields = action_fields(action)
+        kind = fields["kind"]
+        fields["by"] = mover if action < NUM_DECISIONS else None
+        if kind == "river_step" or kind == "move_barge":
+            steps = fields.get("spaces", 1)
+            to = barge_landing(&self.s, mover, steps)
+            fields["river_from"] = self.s.players[mover].barge
+            fields["river_to"] = None if steps and to == self.s.players[mover].barge else to
+        elif kind == "take_pushed_out":
+            fields["outer"] = self.s.pushed_out_at if self.s.pushed_out_at >= 0 else None
+        elif kind == "chance_tile" and self.s.n_tasks > 0:
+            top = self.s.n_tasks - 1
+            if self.s.task[top] == TK_GRID_FILL:
+                fields["cell"] = self.s.task_arg[top]
+            elif self.s.task[top] == TK_PLAYER_TILE:
+                fields["seat"] = self.s.task_arg[top]
+        return fields
 
     @staticmethod
     def string_to_action(str text):

@@ -68,16 +68,22 @@ cdef void river_bonus(const Board* b, GameState* s, int p) noexcept nogil:
     elif bonus == BONUS_CARD:
         push_task(s, TK_CARD_TO_HAND, 0)
 
-cdef void move_barge(const Board* b, GameState* s, int p, int k) noexcept nogil:
-    """Advance k free spaces at once; only the final space's bonus applies (R-RIVER-3)."""
-    cdef int i, moved = 0, idx
+cdef int barge_landing(const GameState* s, int p, int k) noexcept nogil:
+    """The river index p's barge lands on after k free spaces, or as far as it
+    can go (R-RIVER-1, R-RIVER-2): its own index when it cannot move."""
+    cdef int i, idx, at = s.players[p].barge
     for i in range(k):
-        idx = next_free_space(s, p, s.players[p].barge)
+        idx = next_free_space(s, p, at)
         if idx < 0:
             break
+        at = idx
+    return at
+
+cdef void move_barge(const Board* b, GameState* s, int p, int k) noexcept nogil:
+    """Advance k free spaces at once; only the final space's bonus applies (R-RIVER-3)."""
+    cdef int idx = barge_landing(s, p, k)
+    if idx != s.players[p].barge:
         s.players[p].barge = idx
-        moved += 1
-    if moved > 0:
         river_bonus(b, s, p)
 
 # ---------------------------------------------------------------------------

@@ -36,4 +36,5 @@ include "_turn.pxi"
 include "_legal.pxi"
 include "_apply.pxi"
 include "_hidden.pxi"
+include "_actions.pxi"       # the action table: each action's kind and fields, its name
 include "_api.pxi"           # the Python classes: CoreGame, State

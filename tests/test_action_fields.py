@@ -1,0 +1,215 @@
+"""Actions as data (ulm.action_fields, State.action_fields, ulm.action_id): every action
+id has a kind and fields from the core's one action table, the position adds where a
+barge lands (by the core's own movement rule), and the picture, the follow logic and
+the words read these fields, never the names."""
+import math
+import random
+
+import pytest
+
+import ulm
+from ulm import (ACTION_KINDS, ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, QUARTERS,
+                 TOWER_TILES, action_fields, action_id)
+from ulm import _fastcore as core
+from ulm._fastcore import SIDES
+from ulm.picture import action_target
+
+from helpers import edit, fresh, set_barges
+
+ENTRIES = core.PUSH_ENTRIES
+
+
+def _paid(f):
+    if "coins" in f:
+        return f"{f['coins']} coin{'s' if f['coins'] > 1 else ''}"
+    return "+".join(f["pay"])
+
+
+# the engine's name of an action of each kind, spelt from its fields (the oracle of the
+# round trip: written out here, not taken from the core's own spelling)
+SPELLING = {
+    "end_turn": lambda f: "end turn", "draw": lambda f: "draw",
+    "push": lambda f: "push " + ENTRIES[f["entry"]],
+    "joker": lambda f: f"joker: take {f['colour']} from the docks",
+    "scholar": lambda f: f"scholar: push {f['colour']} from supply",
+    "money": lambda f: "money", "clear": lambda f: "clear " + f["side"],
+    "buy_card": lambda f: "buy card paying " + _paid(f),
+    "river_step": lambda f: "river step",
+    "seal": lambda f: f"seal in {f['quarter']}" + (f" with {f['card']}" if "card" in f else ""),
+    "merchant": lambda f: f"merchant: give {f['give']}, take {f['take']}",
+    "take_pushed_out": lambda f: "take the pushed-out tile",
+    "play": lambda f: f"play {f['card']} ({f['row']})",
+    "pick_colour": lambda f: "pick " + f["colour"],
+    "take_dock_tile": lambda f: f"take {f['colour']} from the docks",
+    "take_coin": lambda f: "take a coin", "keep_card": lambda f: "keep " + f["card"],
+    "take_discard": lambda f: f"take {f['card']} from the discard pile",
+    "look_at_top": lambda f: f"look at the top {f['count']} cards",
+    "move_barge": lambda f: f"move barge {f['spaces']}",
+    "keep_coat": lambda f: "keep coat " + f["coat"],
+    "return_coat": lambda f: "put the coat back",
+    "take_descendant": lambda f: "take " + f["descendant"],
+    "chronicle_seal": lambda f: "chronicle seal in " + f["quarter"],
+    "amount": lambda f: f"amount {f['amount']}", "freeze": lambda f: "freeze: 2 " + f["gain"],
+    "take_outer_tile": lambda f: f"take outer tile {f['outer']}", "stop": lambda f: "stop",
+    "tower_payment": lambda f: (f"tower: lose {f['vp']} VP" if "vp" in f
+                                else f"tower: pay {_paid(f)}" if "coins" in f
+                                else f"tower: give {_paid(f)}"),
+    "draw_two": lambda f: "draw 2 (Builder)", "take_top_card": lambda f: "take the top card",
+    "no_dock_tile": lambda f: "take no dock tile",
+    "chance_tile": lambda f: "chance: tile " + f["colour"],
+    "chance_card": lambda f: "chance: card " + f["card"],
+    "chance_coat": lambda f: "chance: coat " + f["coat"],
+    "chance_descendant": lambda f: "chance: descendant " + f["descendant"],
+    "chance_tower": lambda f: "chance: tower " + f["tile"],
+}
+# every field a kind may have, and the values it may take
+VALUES = {"entry": range(12), "outer": range(12), "colour": COLOURS, "give": COLOURS,
+          "take": COLOURS, "side": SIDES, "quarter": QUARTERS, "card": CARDS, "coat": COATS,
+          "descendant": DESCENDANTS, "tile": TOWER_TILES, "row": ("upper", "lower"),
+          "spaces": range(5), "amount": range(6), "count": (2, 3), "gain": ("coins", "tiles"),
+          "coins": (1, 2), "vp": (5,)}
+
+
+@pytest.mark.parametrize("action", range(len(ACTION_NAMES)))
+def test_every_action_has_fields_that_spell_its_name_and_lead_back_to_it(action):
+    fields = action_fields(action)
+    kind = fields.pop("kind")
+    assert kind in ACTION_KINDS
+    for key, value in fields.items():
+        if key == "pay":
+            assert value and all(c in COLOURS for c in value)
+        else:
+            assert value in VALUES[key], (key, value)
+    assert SPELLING[kind](fields) == ACTION_NAMES[action]
+    assert action_id(kind, **fields) == action
+
+
+def test_every_kind_is_spelt_and_used():
+    assert set(ACTION_KINDS) == set(SPELLING)
+    assert {action_fields(a)["kind"] for a in range(len(ACTION_NAMES))} == set(ACTION_KINDS)
+    assert len(ACTION_NAMES) == core.ACTION_COUNT
+    assert all(action_fields(a)["kind"].startswith("chance_") == (a >= core.DECISION_COUNT)
+               for a in range(len(ACTION_NAMES)))
+
+
+def test_fields_are_a_copy():
+    fields = action_fields(ACTION_NAMES.index("push row 2 from left"))
+    assert fields == {"kind": "push", "entry": 1}
+    fields["entry"] = 7
+    assert action_fields(ACTION_NAMES.index("push row 2 from left"))["entry"] == 1
+
+
+BAD_ACTIONS = [("wrong type", "3"), ("float", 3.0), ("bool", True), ("none", None),
+               ("huge", 10 ** 30), ("negative", -1), ("past the end", len(ACTION_NAMES)),
+               ("nan", math.nan), ("empty", ""), ("list", [3])]
+
+
+@pytest.mark.parametrize("case, action", BAD_ACTIONS, ids=[c for c, _ in BAD_ACTIONS])
+def test_a_bad_action_id_is_refused_naming_it(case, action):
+    state = fresh(players=2)
+    for ask in (action_fields, state.action_fields):
+        with pytest.raises(ValueError, match=r"^action: must be an action id 0\.\.382"):
+            ask(action)
+
+
+BAD_LOOKUPS = [("unknown kind", ("castle",), {}, "kind: no action kind 'castle'"),
+               ("empty kind", ("",), {}, "kind: no action kind ''"),
+               ("kind not a string", (3,), {}, "kind: no action kind 3"),
+               ("truncated", ("push",), {}, "no push action with {}"),
+               ("out of range", ("push",), {"entry": 99}, "no push action"),
+               ("negative", ("take_outer_tile",), {"outer": -1}, "no take_outer_tile action"),
+               ("nan", ("amount",), {"amount": math.nan}, "no amount action"),
+               ("foreign field", ("push",), {"entry": 1, "colour": "gray"}, "no push action"),
+               ("wrong type", ("push",), {"entry": "1"}, "no push action"),
+               ("unhashable", ("seal",), {"quarter": {"Garden": 1}}, "no seal action"),
+               ("huge", ("amount",), {"amount": 10 ** 40}, "no amount action")]
+
+
+@pytest.mark.parametrize("case, args, fields, message", BAD_LOOKUPS,
+                         ids=[c for c, *_ in BAD_LOOKUPS])
+def test_a_lookup_of_no_action_is_refused(case, args, fields, message):
+    with pytest.raises(ValueError, match="^" + message.replace("{", r"\{").replace("}", r"\}")
+                       .replace("(", r"\(")):
+        action_id(*args, **fields)
+
+
+def test_a_lookup_takes_a_list_for_a_payment_and_ignores_what_the_position_adds():
+    pair = action_id("buy_card", pay=["gray", "white"])
+    assert ACTION_NAMES[pair] == "buy card paying gray+white"
+    state = fresh(players=3, seed=4)
+    for action in range(len(ACTION_NAMES)):
+        assert action_id(**state.action_fields(action)) == action
+
+
+# --- what the position adds -------------------------------------------------------------------
+
+def _random_states(players, seed, every=1, limit=2000):
+    """The states of a random game with the advanced rules (tower tiles move barges too)."""
+    rng = random.Random(seed)
+    state = ulm.Game(players=players, variant="advanced").new_initial_state()
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        if rng.randrange(every) == 0:
+            yield state
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_river_target_is_where_the_barge_lands(players):
+    moved = jumped = 0
+    for seed in range(4):
+        for state in _random_states(players, seed):
+            if state.is_chance_node():
+                continue
+            for action in state.legal_actions():
+                fields = state.action_fields(action)
+                if fields["kind"] not in ("river_step", "move_barge"):
+                    continue
+                mover = state.current_player()
+                assert fields["by"] == mover
+                assert fields["river_from"] == state.raw()["players"][mover]["barge"]
+                after = state.clone()
+                after.apply_action(action)
+                landed = after.raw()["players"][mover]["barge"]
+                steps = fields.get("spaces", 1)
+                if fields["river_to"] is None:
+                    assert steps > 0 and landed == fields["river_from"]
+                    continue
+                assert landed == fields["river_to"]
+                moved += 1
+                jumped += landed - fields["river_from"] > steps   # over another barge
+    assert moved > 20 and jumped > 0, (moved, jumped)
+
+
+def test_a_barge_jumps_the_others_and_stops_at_the_end_of_the_river():
+    state = fresh(players=4)
+    set_barges(state, 2, 3, 4, 6)
+    step, two = ACTION_NAMES.index("river step"), ACTION_NAMES.index("move barge 2")
+    assert state.action_fields(step)["river_to"] == 5
+    assert state.action_fields(two)["river_to"] == 7
+    assert action_target(state, two) == {"kind": "river-space", "value": 7}
+    set_barges(state, 20, 21)
+    assert state.action_fields(step)["river_to"] is None
+    assert state.action_fields(ACTION_NAMES.index("move barge 0"))["river_to"] == 20
+    assert action_target(state, step) is None
+
+
+def test_the_position_adds_the_pushed_out_tile_and_the_set_up_tiles():
+    state = fresh(players=2)
+    take = ACTION_NAMES.index("take the pushed-out tile")
+    assert state.action_fields(take)["outer"] is None
+    edit(state, pushed_out_at=7)
+    assert state.action_fields(take) == {"kind": "take_pushed_out", "by": 0, "outer": 7}
+    setup = ulm.Game(players=2).new_initial_state()
+    white = ACTION_NAMES.index("chance: tile white")
+    assert setup.action_fields(white) == {"kind": "chance_tile", "colour": "white", "by": None,
+                                          "cell": 0}
+    while "seat" not in setup.action_fields(white):     # the grid is filled: the seats' tiles
+        setup.apply_action(setup.sample_chance_outcome())
+    seat = setup.task_stack()[-1][1]
+    assert action_target(setup, white) == {"kind": "supply", "value": "white",
+                                           "seat": ulm.SEATS[seat]}
