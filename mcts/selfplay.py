@@ -75,6 +75,15 @@ DEFAULT_SPEC = "ismcts:preset=v0.2,iterations=300"
 SAMPLE_STREAM = 1 << 30
 HORIZON_STREAM = (1 << 30) + 1
 VALUE_STREAM = (1 << 30) + 2
+
+
+def kept_turn_start(state, seed: int, step: int, sample: float) -> bool:
+    """Whether the position before decision `step` of the game dealt by `seed` is a
+    row of a data set: a turn start, kept with chance `sample` drawn from its own
+    seed stream (so the sample is the same whatever the bots do with theirs)."""
+    from mcts import _search
+    return _search.is_turn_start(state) and (
+        sample >= 1.0 or (derive_seed(seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample)
 ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
@@ -145,9 +154,7 @@ def play_selfplay_game(args) -> dict:
             state.resolve_chance()
             continue
         step += 1
-        if _search.is_turn_start(state) and (
-                sample >= 1.0
-                or (derive_seed(game_seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample):
+        if kept_turn_start(state, game_seed, step, sample):
             cut = state if horizon == 0 else _search.rollout_to_horizon(
                 state, horizon, derive_seed(game_seed, step, HORIZON_STREAM))
             if not cut.is_terminal():
