@@ -12,6 +12,7 @@ from ulm import (ACTION_KINDS, ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS,
                  TOWER_TILES, action_fields, action_id)
 from ulm import _fastcore as core
 from ulm._fastcore import SIDES
+from ulm import decisions, follow, picture
 from ulm.picture import action_target
 
 from helpers import edit, fresh, set_barges
@@ -213,3 +214,31 @@ def test_the_position_adds_the_pushed_out_tile_and_the_set_up_tiles():
     seat = setup.task_stack()[-1][1]
     assert action_target(setup, white) == {"kind": "supply", "value": "white",
                                            "seat": ulm.SEATS[seat]}
+
+
+# --- the presentation reads fields, not names -----------------------------------------------
+
+FOREIGN = tuple(f"action #{a}" for a in range(len(ACTION_NAMES)))
+
+
+@pytest.fixture
+def foreign_names(monkeypatch):
+    """Every module that holds the names table gets one in another language: what is
+    read from fields is unchanged, what is read from names is not."""
+    def swap():
+        for module in (core, decisions, follow, picture):
+            monkeypatch.setattr(module, "ACTION_NAMES", FOREIGN, raising=False)
+    return swap
+
+
+def _sample(players, seed, every):
+    return [s.clone() for s in _random_states(players, seed, every=every, limit=600)]
+
+
+def test_the_pictures_targets_do_not_depend_on_the_names(foreign_names):
+    states = [s for players in (2, 3, 4) for s in _sample(players, players, every=9)]
+    before = [[action_target(s, a) for a in range(len(ACTION_NAMES))] for s in states]
+    assert sum(t is not None for row in before for t in row) > 1000
+    foreign_names()
+    after = [[action_target(s, a) for a in range(len(ACTION_NAMES))] for s in states]
+    assert after == before

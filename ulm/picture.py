@@ -41,9 +41,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ulm.decisions import decision_label
 from ulm.render import plural
-from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, PUSH_ENTRIES,
-                           PUSH_ENTRY_OUTER, QUARTERS, RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES,
-                           TASKS)
+from ulm._fastcore import (CARDS, COATS, COLOURS, PUSH_ENTRIES, PUSH_ENTRY_OUTER, QUARTERS,
+                           RIVER_BONUSES, RIVER_LENGTH, SEATS, SIDES)
 
 __all__ = ["board_svg", "board_png", "action_target", "TILE_FILL", "SEAT_FILL"]
 
@@ -87,32 +86,17 @@ CARD_FILL = {"cathedral": "#d8d2c4", "trade": "#e9d9b0", "special": "#d9c8e8"}
 
 # --- the decisions and the elements they belong to ---------------------------------------
 
-_PREFIXES = (  # (name prefix, kind, how the rest of the name gives the value)
-    ("push ", "entry", lambda rest: PUSH_ENTRIES.index(rest)),
-    ("joker: take ", "dock", lambda rest: rest.removesuffix(" from the docks")),
-    ("scholar: push ", "supply", lambda rest: rest.removesuffix(" from supply")),
-    ("clear ", "side", lambda rest: rest),
-    ("seal in ", "quarter", lambda rest: rest.removesuffix(" with City Wall")),
-    ("chronicle seal in ", "quarter", lambda rest: rest),
-    ("play ", "card", lambda rest: rest.rsplit(" (", 1)[0]),
-    ("keep coat ", "coat", lambda rest: rest),
-    ("keep ", "card", lambda rest: rest),
-    ("take outer tile ", "outer", int),
-)
-
-
-def _next_free(barges: list[int], me: int, steps: int) -> int:
-    """The river index a barge reaches after `steps` steps (R-RIVER-1, R-RIVER-2)."""
-    here = barges[me]
-    taken = {b for p, b in enumerate(barges) if p != me and b > 0}
-    for _ in range(steps):
-        nxt = here + 1
-        while nxt < RIVER_LENGTH and nxt in taken:
-            nxt += 1
-        if nxt >= RIVER_LENGTH:
-            break
-        here = nxt
-    return here
+# the element a decision of each kind belongs to, and the field of the decision's data
+# (State.action_fields) that is the element's main data attribute
+_ELEMENT_OF_KIND = {
+    "push": ("entry", "entry"), "joker": ("dock", "colour"), "take_dock_tile": ("dock", "colour"),
+    "scholar": ("supply", "colour"), "clear": ("side", "side"), "seal": ("quarter", "quarter"),
+    "chronicle_seal": ("quarter", "quarter"), "play": ("card", "card"),
+    "keep_card": ("card", "card"), "take_discard": ("card", "card"), "keep_coat": ("coat", "coat"),
+    "take_outer_tile": ("outer", "outer"), "take_pushed_out": ("outer", "outer"),
+    "take_descendant": ("descendant", "descendant"),
+    "river_step": ("river-space", "river_to"), "move_barge": ("river-space", "river_to"),
+}
 
 
 def action_target(state, action: int) -> dict | None:
@@ -120,48 +104,31 @@ def action_target(state, action: int) -> dict | None:
     listed (end turn, money, amounts, chance outcomes ...).
 
     The result is {"kind": <element class>, "value": <its main data attribute>},
-    with "seat" for a player's supply tile."""
-    name = ACTION_NAMES[action]
-    if name.startswith("chance: descendant "):   # revealed in the Oath House (set-up)
+    with "seat" for a player's supply tile. It is read from the decision's data
+    (State.action_fields): a barge's move goes where the core's movement rule lands it."""
+    fields = state.action_fields(action)
+    kind = fields["kind"]
+    if kind == "draw":
+        return {"kind": "bag", "value": "bag"}
+    if kind == "chance_descendant":            # revealed in the Oath House (set-up)
         return {"kind": "quarter", "value": "Oath House"}
-    if name.startswith("chance: tile "):
+    if kind == "chance_tile":
         # the set-up entered on the board: the grid space being filled, a player's tile
         # in that player's supply (R-SETUP)
-        stack = state.task_stack()
-        task = TASKS.get(stack[-1][0]) if stack else None
-        if task == "grid fill":
-            return {"kind": "cell", "value": stack[-1][1]}
-        if task == "player tile":
-            return {"kind": "supply", "value": name[len("chance: tile "):],
-                    "seat": SEATS[stack[-1][1]]}
+        if "cell" in fields:
+            return {"kind": "cell", "value": fields["cell"]}
+        if "seat" in fields:
+            return {"kind": "supply", "value": fields["colour"], "seat": SEATS[fields["seat"]]}
         return None
-    if name == "draw":
-        return {"kind": "bag", "value": "bag"}
-    if name == "river step" or name.startswith("move barge "):
-        raw = state.raw()
-        me = raw["turn_player"]
-        barges = [pl["barge"] for pl in raw["players"]]
-        steps = 1 if name == "river step" else int(name.rsplit(" ", 1)[1])
-        to = _next_free(barges, me, steps)
-        if steps and to == barges[me]:
-            return None
-        return {"kind": "river-space", "value": to}
-    if name == "take the pushed-out tile":
-        at = state.raw()["pushed_out_at"]
-        return {"kind": "outer", "value": at} if at >= 0 else None
-    if name.startswith("take ") and name.endswith(" from the docks"):
-        return {"kind": "dock", "value": name[5:-len(" from the docks")]}
-    if name.startswith("take ") and name.endswith(" from the discard pile"):
-        return {"kind": "card", "value": name[5:-len(" from the discard pile")]}
-    if name.startswith("take ") and name[5:] in DESCENDANTS:
-        return {"kind": "descendant", "value": name[5:]}
-    for prefix, kind, value in _PREFIXES:
-        if name.startswith(prefix):
-            target = {"kind": kind, "value": value(name[len(prefix):])}
-            if kind == "supply":
-                target["seat"] = state.raw()["turn_player"]
-            return target
-    return None
+    if kind not in _ELEMENT_OF_KIND:
+        return None
+    element, field = _ELEMENT_OF_KIND[kind]
+    if fields[field] is None:                  # a barge that cannot move, nothing pushed out
+        return None
+    target = {"kind": element, "value": fields[field]}
+    if element == "supply":
+        target["seat"] = fields["by"]
+    return target
 
 
 def _key(target: dict) -> tuple:
