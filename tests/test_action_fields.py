@@ -13,6 +13,8 @@ from ulm import (ACTION_KINDS, ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS,
 from ulm import _fastcore as core
 from ulm._fastcore import SIDES
 from ulm import decisions, follow, picture
+from ulm.decisions import chance_name, decision_label, decision_words
+from ulm.follow import IllegalHere, apply_decision, decision_names, fit
 from ulm.picture import action_target
 
 from helpers import edit, fresh, set_barges
@@ -242,3 +244,83 @@ def test_the_pictures_targets_do_not_depend_on_the_names(foreign_names):
     foreign_names()
     after = [[action_target(s, a) for a in range(len(ACTION_NAMES))] for s in states]
     assert after == before
+
+
+def _followed(states):
+    """What may come next for each viewer: the action ids of each entry."""
+    return [[ids for _, ids in decision_names(s, viewer)]
+            for s in states for viewer in range(s.num_players())]
+
+
+def test_what_a_follower_may_see_next_does_not_depend_on_the_names(foreign_names):
+    states = _sample(3, 11, every=12) + _sample(2, 5, every=12)
+    before = _followed(states)
+    legal = sum(len(s.legal_actions()) for s in states for _ in range(s.num_players()))
+    assert sum(len(ids) for row in before for ids in row) > legal   # unseen cards, draws
+    foreign_names()
+    assert _followed(states) == before
+
+
+def _said(states):
+    """The words of each chance outcome, card played and opponent's card kept, for each
+    viewer (the mover's own keep is said by the engine's name)."""
+    out = []
+    for s in states:
+        legal = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        for viewer in range(s.num_players()):
+            kinds = ("play", "keep_card") if viewer != s.current_player() else ("play",)
+            out.append([decision_words(s, a, viewer) for a in legal
+                        if s.is_chance_node() or action_fields(a)["kind"] in kinds])
+    return out
+
+
+def test_the_words_of_draws_keeps_and_cards_do_not_depend_on_the_names(foreign_names):
+    states = [s for players, seed in ((2, 3), (4, 8), (3, 1)) for s in _sample(players, seed, 1)
+              if s.is_chance_node() or "keep_card" in
+              {action_fields(a)["kind"] for a in s.legal_actions()}]
+    before = _said(states)
+    assert any(w.startswith("kept one, discarded") for row in before for w in row)
+    assert any(w.startswith("drew ") for row in before for w in row)
+    foreign_names()
+    assert _said(states) == before
+    lower = action_id("play", card="Siege", row="lower")
+    assert decision_label(lower) == "lay Siege in front (end-game points)"
+
+
+def test_a_follower_applies_an_unseen_card_played_with_foreign_names(foreign_names):
+    """An opponent plays a card the viewer has not seen: the world is changed to one
+    where the opponent holds it, from the action's fields."""
+    play = None
+    for state in _random_states(2, 21, limit=3000):
+        if state.is_chance_node() or state.current_player() != 1:
+            continue
+        plays = [action_id("play", card=c, row="upper") for c in CARDS]
+        play = next((a for a in plays if a not in state.legal_actions()
+                     and follow._fits(state, a, 0)), None)
+        if play is not None:
+            break
+    assert play is not None
+    foreign_names()
+    world = state.clone()
+    assert apply_decision(world, play, viewer=0) == play
+
+
+def test_an_illegal_decision_is_refused_by_its_kind_of_refusal():
+    state = fresh(players=2)
+    money = ACTION_NAMES.index("money")
+    with pytest.raises(IllegalHere, match="'money' is illegal here"):
+        fit(state.clone(), money, viewer=0)
+    raw = state.raw()
+    siege = 1 << CARDS.index("Siege")
+    raw["pile"] &= ~siege                       # Red holds Siege, Blue is to move
+    raw["players"][0]["hand"] |= siege
+    raw["turn_player"] = 1
+    state.set_raw(raw)
+    own = "Siege"
+    with pytest.raises(decisions.DecisionError, match=f"{own} is in Red's own hand") as refused:
+        fit(state.clone(), action_id("play", card=own, row="upper"), viewer=0)
+    assert not isinstance(refused.value, IllegalHere)   # the reason is said
+    assert chance_name(ulm.Game(players=2).new_initial_state(),
+                       ACTION_NAMES.index("chance: tile gray")) == "drew gray"
+    with pytest.raises(ValueError, match="^action: 'money' is not a chance outcome"):
+        chance_name(state, money)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
-                           TOWER_TILES)
+                           TOWER_TILES, action_fields)
 from ulm.names import closest
 
 __all__ = ["DecisionError", "UnknownWords", "abbreviations", "action_from_words", "chance_name",
@@ -54,13 +54,12 @@ def decision_label(action: int) -> str:
     "play Siege (immediate bonus)", "play Siege (lower)" is "lay Siege in front
     (end-game points)", R-CARD-PLAY-1); every other decision keeps the engine's name.
     parse_decision reads both."""
-    name = ACTION_NAMES[action]
-    m = re.fullmatch(r"play (.+) \((upper|lower)\)", name)
-    if m:
-        if m.group(2) == "upper":
-            return f"play {m.group(1)} (immediate bonus)"
-        return f"lay {m.group(1)} in front (end-game points)"
-    return name
+    fields = action_fields(action)
+    if fields["kind"] != "play":
+        return ACTION_NAMES[action]
+    if fields["row"] == "upper":
+        return f"play {fields['card']} (immediate bonus)"
+    return f"lay {fields['card']} in front (end-game points)"
 
 
 _LOWER = {_norm(n): n for n in ACTION_NAMES}
@@ -85,18 +84,24 @@ def hidden_from(state, viewer) -> bool:
 
 def chance_name(state, action: int, viewer: int | None = None) -> str:
     """The ordinary name of a chance outcome ("drew white", "Red drew a card")."""
-    name = ACTION_NAMES[action]
-    kind, _, what = name.removeprefix("chance: ").partition(" ")
+    fields = action_fields(action)
+    kind = fields["kind"]
+    if kind not in _CHANCE_SAID:
+        raise ValueError(f"action: {ACTION_NAMES[action]!r} is not a chance outcome")
     mover = SEATS[state.raw()["turn_player"]]
-    if kind in ("card", "coat") and hidden_from(state, viewer):
-        return f"{mover} drew {HIDDEN_CARD if kind == 'card' else HIDDEN_COAT}"
-    if kind == "tile":
-        return f"{REFILLED}{what}" if _pending_task(state) == _DOCK_REFILL else f"drew {what}"
-    if kind == "card":
-        return f"drew {what}"
-    if kind == "coat":
-        return f"drew coat {what}"
-    return f"revealed {what}"
+    if kind in ("chance_card", "chance_coat") and hidden_from(state, viewer):
+        return f"{mover} drew {HIDDEN_CARD if kind == 'chance_card' else HIDDEN_COAT}"
+    field, said = _CHANCE_SAID[kind]
+    if kind == "chance_tile" and _pending_task(state) == _DOCK_REFILL:
+        said = REFILLED
+    return said + fields[field]
+
+
+# each kind of chance outcome: the field that says what came, and the words before it
+_CHANCE_SAID = {"chance_tile": ("colour", "drew "), "chance_card": ("card", "drew "),
+                "chance_coat": ("coat", "drew coat "),
+                "chance_descendant": ("descendant", "revealed "),
+                "chance_tower": ("tile", "revealed ")}
 
 
 def _chance_alias(state, text: str, viewer) -> str | None:
@@ -225,7 +230,7 @@ def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) 
         if alias in ("card", "coat", "tile"):
             pending = _pending_task(state)
             kind = ("card" if pending in _CARD_DRAWS else "coat" if pending == _COAT_DRAW
-                    else "tile" if any(ACTION_NAMES[a].startswith("chance: tile")
+                    else "tile" if any(action_fields(a)["kind"] == "chance_tile"
                                        for a in state.legal_actions()) else "other")
             if kind != alias:
                 raise DecisionError(f"{text!r}: the pending chance event is not a {alias} draw "
@@ -235,9 +240,10 @@ def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) 
                                     f"(possible: {legal_text()})")
             return alias
         action = _IDS[alias]
-        if hidden and ACTION_NAMES[action].startswith(("chance: card", "chance: coat")):
+        kind = action_fields(action)["kind"]
+        if hidden and kind in ("chance_card", "chance_coat"):
             mover = SEATS[state.raw()["turn_player"]]
-            what = "card" if "card" in ACTION_NAMES[action] else "coat"
+            what = "card" if kind == "chance_card" else "coat"
             raise DecisionError(f"{text!r}: {SEATS[viewer]} cannot see {mover}'s {what}; "
                                 f"say '{mover} drew a {what}'")
         return action
@@ -256,12 +262,12 @@ def decision_words(state, action: int, viewer: int | None = None) -> str:
     apply` reads them back."""
     if state.is_chance_node():
         return chance_name(state, action, viewer)
-    name = ACTION_NAMES[action]
-    if viewer is None or not name.startswith("keep ") or name[5:] not in CARDS:
+    fields = action_fields(action)
+    if viewer is None or fields["kind"] != "keep_card":
         return decision_label(action)
     raw = state.raw()
     if raw["turn_player"] != viewer and _pending_task(state) == _CARD_KEEP:
-        kept = CARDS.index(name[5:])
+        kept = CARDS.index(fields["card"])
         gone = [CARDS[c] for c in raw["looked_cards"][:raw["n_looked_cards"]] if c != kept]
         return "kept one, discarded " + " and ".join(gone) if gone else "kept one"
     return decision_label(action)

@@ -16,21 +16,24 @@ whose place the viewer does not know, `card_group` the reshuffle group a card
 can only be dealt among (R-INFO-3b), and every change of world is checked to
 keep `State.information_state_key(viewer)` the same (R-INFO-4). What cannot
 be is refused with the reason ("Siege is known to be in Blue's hand",
-"Nave I is on the discard pile"). `ulm apply`, the web companion's Follow
+"Nave I is on the discard pile"; IllegalHere when the decision is illegal in
+every such world). What each decision shows is read from its fields
+(ulm.action_fields), never from its name. `ulm apply`, the web companion's Follow
 mode and Python callers all follow games through this module.
 """
 from __future__ import annotations
 
 import re
 
-from ulm._fastcore import ACTION_NAMES, CARDS, COATS, SEATS, TASKS
+from ulm._fastcore import ACTION_NAMES, CARDS, COATS, SEATS, TASKS, action_fields, action_id
 from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, UnknownWords,
                            abbreviations, chance_name, decision_label, hidden_from, norm_words,
                            parse_words)
 
-__all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "apply_decision", "decision_names",
-           "expand_words", "fit", "hidden_from", "hidden_keeps", "keep_is_hidden", "options",
-           "parse_decision", "parse_line", "place_card", "place_coat"]
+__all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "IllegalHere", "apply_decision",
+           "decision_names", "expand_words", "fit", "hidden_from", "hidden_keeps",
+           "keep_is_hidden", "options", "parse_decision", "parse_line", "place_card",
+           "place_coat"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -38,11 +41,32 @@ _CARD_DRAWS = (_TASK["card to hand"], _TASK["look at card"])
 _COAT_DRAW = _TASK["coat draw"]
 _CARD_KEEP = _TASK["card keep"]
 _COAT_CHOICE = _TASK["coat choice"]
-_KEEP_CARD = {ACTION_NAMES.index(f"keep {c}"): k for k, c in enumerate(CARDS)}
-_PLAY = re.compile(r"play (.+) \((upper|lower)\)")
+
+
+class IllegalHere(DecisionError):
+    """A decision illegal in every world the viewer cannot tell from this one."""
+
+
+def _of_kind(kind: str) -> list[int]:
+    return [a for a in range(len(ACTION_NAMES)) if action_fields(a)["kind"] == kind]
+
+
+def _shown(action: int) -> tuple | None:
+    """What an opponent's decision shows it held unseen by the viewer: ("card", card)
+    for a card it plays or seals with (City Wall), ("coat", coat) for a coat it keeps
+    of those it drew; None for any other decision."""
+    fields = action_fields(action)
+    if fields["kind"] in ("play", "seal") and "card" in fields:
+        return "card", CARDS.index(fields["card"])
+    if fields["kind"] == "keep_coat":
+        return "coat", COATS.index(fields["coat"])
+    return None
+
+
+_KEEP_CARD = frozenset(_of_kind("keep_card"))
+_CHANCE_CARD, _CHANCE_COAT = frozenset(_of_kind("chance_card")), frozenset(_of_kind("chance_coat"))
 # decisions that name a card or coat an opponent may hold unseen by the viewer
-_REVEALING = [a for a, n in enumerate(ACTION_NAMES)
-              if _PLAY.fullmatch(n) or n.endswith(" with City Wall") or n.startswith("keep coat ")]
+_REVEALING = [a for a in range(len(ACTION_NAMES)) if _shown(a)]
 
 
 def _pending(state) -> int | None:
@@ -222,30 +246,28 @@ def place_coat(state, viewer: int, coat: int, kind: str) -> None:
 def fit(state, action: int, viewer: int | None) -> None:
     """Change `state` into a world `viewer` cannot tell from it where `action` (a decision
     or a chance outcome) is legal; DecisionError says why there is none."""
-    name = ACTION_NAMES[action]
     mover = state.raw()["turn_player"]
     if action in _KEEP_CARD and keep_is_hidden(state, viewer):
         raise DecisionError(f"{SEATS[viewer]} cannot see which card {SEATS[mover]} keeps; say "
                             f"what {SEATS[mover]} discarded ('kept a card, discarded ...')")
     if action in state.legal_actions():
         return
-    m = _PLAY.fullmatch(name)
+    fields = action_fields(action)
+    shown = _shown(action)
     if viewer is None:
         pass
-    elif name.startswith("chance: card ") and state.is_chance_node():
-        place_card(state, viewer, CARDS.index(name[len("chance: card "):]), ("pile", None))
-    elif name.startswith("chance: coat ") and state.is_chance_node():
-        place_coat(state, viewer, COATS.index(name[len("chance: coat "):]), "stack")
-    elif mover == viewer or state.is_chance_node():
+    elif action in _CHANCE_CARD and state.is_chance_node():
+        place_card(state, viewer, CARDS.index(fields["card"]), ("pile", None))
+    elif action in _CHANCE_COAT and state.is_chance_node():
+        place_coat(state, viewer, COATS.index(fields["coat"]), "stack")
+    elif mover == viewer or state.is_chance_node() or shown is None:
         pass
-    elif m:
-        place_card(state, viewer, CARDS.index(m.group(1)), ("hand", mover))
-    elif name.endswith(" with City Wall"):            # the seal is made with a hand card
-        place_card(state, viewer, CARDS.index("City Wall"), ("hand", mover))
-    elif name.startswith("keep coat "):
-        place_coat(state, viewer, COATS.index(name[len("keep coat "):]), "looked")
+    elif shown[0] == "card":              # a card played, or the City Wall sealed with
+        place_card(state, viewer, shown[1], ("hand", mover))
+    else:
+        place_coat(state, viewer, shown[1], "looked")
     if action not in state.legal_actions():
-        raise DecisionError(f"{name!r} is illegal here")
+        raise IllegalHere(f"{ACTION_NAMES[action]!r} is illegal here")
 
 
 def _fits(state, action: int, viewer) -> bool:
@@ -279,13 +301,11 @@ def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int
     for a in legal:
         out.setdefault(chance_name(state, a, viewer), []).append(a)
     if viewer is not None and not hidden_from(state, viewer):
-        kind = ("chance: card " if _pending(state) in _CARD_DRAWS else
-                "chance: coat " if _pending(state) == _COAT_DRAW else None)
-        if kind:                                  # seen drawn: any card or coat it can be
-            for a in range(len(ACTION_NAMES)):
-                if (ACTION_NAMES[a].startswith(kind) and a not in legal
-                        and _fits(state, a, viewer)):
-                    out.setdefault(chance_name(state, a, viewer), []).append(a)
+        drawn = (_CHANCE_CARD if _pending(state) in _CARD_DRAWS else
+                 _CHANCE_COAT if _pending(state) == _COAT_DRAW else ())
+        for a in sorted(drawn):                   # seen drawn: any card or coat it can be
+            if a not in legal and _fits(state, a, viewer):
+                out.setdefault(chance_name(state, a, viewer), []).append(a)
     return list(out.items())
 
 
@@ -380,7 +400,7 @@ def _parse_decision(state, text: str, viewer: int | None = None) -> int | str:
     except DecisionError as exc:
         what = (f"{text!r} cannot happen here" if state.is_chance_node()
                 else f"{ACTION_NAMES[action]!r} is illegal here")
-        why = "" if str(exc).endswith("is illegal here") else f": {exc}"
+        why = "" if isinstance(exc, IllegalHere) else f": {exc}"
         raise DecisionError(f"{what}{why} "
                             f"({'possible' if state.is_chance_node() else 'legal'}: "
                             f"{_legal_text(state, viewer)})") from None
@@ -417,7 +437,7 @@ def _hidden_keep(state, text: str, viewer) -> int | None:
         raise DecisionError(f"{text!r}: {', '.join(CARDS[c] for c in gone if c not in looked)} "
                             "is not among the cards looked at")
     kept = next(c for c in looked if c not in gone)
-    return _IDS[f"keep {CARDS[kept]}"]
+    return action_id("keep_card", card=CARDS[kept])
 
 
 def _listed(words: str, names, what: str, text: str) -> list[int]:
@@ -480,8 +500,7 @@ def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | 
         action = text
         if not 0 <= action < len(ACTION_NAMES):
             raise DecisionError(f"no action {action}")
-        if hidden_from(state, viewer) and ACTION_NAMES[action].startswith(("chance: card",
-                                                                           "chance: coat")):
+        if hidden_from(state, viewer) and (action in _CHANCE_CARD or action in _CHANCE_COAT):
             raise DecisionError(f"{SEATS[viewer]} cannot see which; say "
                                 f"'{chance_name(state, action, viewer)}'")
         world = state.clone()
