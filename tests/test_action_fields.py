@@ -7,7 +7,9 @@ import random
 
 import pytest
 
+import mcts
 import ulm
+from cli.web.checks import label
 from ulm import (ACTION_KINDS, ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, QUARTERS,
                  TOWER_TILES, action_fields, action_id)
 from ulm import _fastcore as core
@@ -324,3 +326,13 @@ def test_an_illegal_decision_is_refused_by_its_kind_of_refusal():
                        ACTION_NAMES.index("chance: tile gray")) == "drew gray"
     with pytest.raises(ValueError, match="^action: 'money' is not a chance outcome"):
         chance_name(state, money)
+
+
+def test_the_webs_words_are_the_searchs_words(monkeypatch):
+    """The web says a decision exactly as mcts.action_name does (one place for the words)."""
+    monkeypatch.setattr(mcts, "action_name", lambda a: f"said {a}")
+    assert label(5) == "said 5" and label(383) == "said 383"
+    monkeypatch.undo()
+    assert label(383) == "keep a card (hidden)"
+    assert label(ACTION_NAMES.index("play Siege (lower)")) == decision_label(
+        ACTION_NAMES.index("play Siege (lower)")) == "lay Siege in front (end-game points)"

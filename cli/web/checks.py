@@ -8,7 +8,7 @@ import os
 import re
 
 import ulm
-from ulm import ACTION_NAMES, SEATS
+from ulm import SEATS
 
 from mcts import make_bot
 
@@ -128,10 +128,9 @@ def _shipped_models_only(spec: str, field: str, players: int | None) -> None:
 
 
 def label(action: int) -> str:
-    """A decision in players' words ("lay Siege in front (end-game points)")."""
-    from ulm.decisions import decision_label
-
+    """A decision (or a search's tree key) in players' words, as every output says it
+    (mcts.action_name: "lay Siege in front (end-game points)")."""
     from mcts import action_name
-    return decision_label(action) if 0 <= action < len(ACTION_NAMES) else action_name(action)
+    return action_name(action)
 
 
