@@ -85,7 +85,7 @@ cdef double evaluate(const Board* b, const GameState* s, int p) noexcept nogil:
 # ---------------------------------------------------------------------------
 # The calibrated evaluation at the rollout cut-off: two linear functions of
 # the same features, a player's predicted final score and win logit. Their
-# weights are data (mcts/eval_weights.json, fitted by bench/calibrate_eval.py
+# weights are data (mcts/eval_weights.json, fitted by lab/calibrate_eval.py
 # on rollouts from self-play positions), one set per player count.
 
 FEATURE_NAMES = ("constant", "score", "end-game points now", "coins", "supply tiles",

@@ -13,7 +13,7 @@ times the share of the game left):
 Both are fitted to the mean outcome of rollouts of the search's rollout policy
 from positions of self-play, so the cut-off predicts what a full rollout would
 give on average. The weights are data, one set per player count, in
-mcts/eval_weights.json; `python bench/calibrate_eval.py` regenerates them
+mcts/eval_weights.json; `python lab/calibrate_eval.py` regenerates them
 (docs/strength.md has the fit). Named sets (`WEIGHT_SETS`) keep copies that do
 not move when that file is refitted: "v0.2" is the evaluation of the v0.2
 search (the `ismcts:preset=v0.2` bot).

@@ -224,13 +224,13 @@ def test_every_seed_option_takes_0_to_2_64_minus_1_only(command, what, text, tmp
     assert sorted(p.name for p in work.iterdir()) == ["data.npz"], "nothing written"
 
 
-@pytest.mark.parametrize("script", ["calibrate_eval", "peers.compare"])
+@pytest.mark.parametrize("script", ["lab.calibrate_eval", "bench.peers.compare"])
 @pytest.mark.parametrize("what, text", BAD_SEEDS, ids=[row[0] for row in BAD_SEEDS])
 def test_the_bench_scripts_take_the_same_seeds(script, what, text, capsys):
-    module = importlib.import_module(f"bench.{script}")
+    module = importlib.import_module(script)
     # the smallest run that writes nothing, should a bad seed ever be taken again
-    small = {"calibrate_eval": ["--games", "1", "--check"],
-             "peers.compare": ["--positions", "1", "--games", "1", "--repeats", "1",
+    small = {"lab.calibrate_eval": ["--games", "1", "--check"],
+             "bench.peers.compare": ["--positions", "1", "--games", "1", "--repeats", "1",
                                "--iteration-games", "1"]}[script]
     with pytest.raises(SystemExit) as info:
         module.main([f"--seed={text}", *small])

@@ -83,7 +83,7 @@ import pytest  # noqa: E402
 
 BUILD_PRODUCTS = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                         "*.pyc", "*.so", "*.o", ".pytest_cache", ".benchmarks")
-SHIPPED_FOLDERS = ("tests", "docs", "examples", "bench")
+SHIPPED_FOLDERS = ("tests", "docs", "examples", "bench", "lab")
 
 
 def _copy_of_the_tree(dest: Path) -> Path:

@@ -116,7 +116,7 @@ def _calibration():
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from bench import calibrate_eval
+    from lab import calibrate_eval
     return calibrate_eval
 
 
@@ -613,12 +613,12 @@ def test_iterations_per_decision_bench_compares_both_presets(capsys):
 
 
 def test_decision_agreement_bench_compares_with_the_reference(capsys):
-    """bench/decision_agreement.py: a row per budget up to the reference's; the
+    """lab/decision_agreement.py: a row per budget up to the reference's; the
     reference's own search (its budget and seed) takes every one of its
     decisions and gives up nothing, a small search does not."""
     from mcts import search
     from mcts.bots import search_options
-    from bench import decision_agreement as bench
+    from lab import decision_agreement as bench
     found = bench.positions(6)
     assert len(found) == 6 and all(len(s.legal_actions()) >= 2 for s in found)
     assert bench.budgets(4000) == [250, 1000, 4000] and bench.budgets(300) == [250, 300]
@@ -633,11 +633,11 @@ def test_decision_agreement_bench_compares_with_the_reference(capsys):
 
 
 def test_decision_agreement_bench_compares_another_search(capsys):
-    """bench/decision_agreement.py OTHER: the same search as OTHER repeats the
+    """lab/decision_agreement.py OTHER: the same search as OTHER repeats the
     noise floor's row (the reference budget, seed 1); another search gives
     its own; a spec that is no bot, or a count that is not a whole number of at
     least 1, is refused with status 2 and a message, without a traceback."""
-    from bench import decision_agreement as bench
+    from lab import decision_agreement as bench
 
     def figures(line):
         return [x for x in line.replace("%", " ").split() if x.lstrip("-").replace(".", "").isdigit()]
@@ -655,7 +655,7 @@ def test_decision_agreement_bench_compares_another_search(capsys):
     import os
     import subprocess
     import sys
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab",
                           "decision_agreement.py")
     for bad in (["ismcts", "0"], ["ismcts", "4", "-5"], ["ismcts", "x"]):
         run = subprocess.run([sys.executable, script, *bad], capture_output=True, text=True)

@@ -1,9 +1,9 @@
 """Fit the evaluation's weights (mcts/eval_weights.json) on rollouts.
 
-    python bench/calibrate_eval.py                 # fit, print the report, write the file
-    python bench/calibrate_eval.py --games 600 --check   # fit and report only
+    python lab/calibrate_eval.py                 # fit, print the report, write the file
+    python lab/calibrate_eval.py --games 600 --check   # fit and report only
 
-It needs numpy (the `peers` extra), which the package itself does not.
+It needs numpy, a dependency of the package.
 
 The cut-off evaluation stands in for the rest of a rollout, so it is fitted to
 what rollouts give. Games are played by a rollout policy (`--rollout`, by
@@ -46,10 +46,10 @@ from ulm.numbers import seed_argument  # noqa: E402
 from mcts import _search  # noqa: E402
 from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
 from mcts.search import DEFAULT_ROLLOUT  # noqa: E402
+from mcts.selfplay import kept_turn_start  # noqa: E402
 
 RIDGE = 1e-3
 WIN_RIDGE = 1e-4
-SAMPLE_STREAM = 1 << 30     # the seed stream of the position sample (rollouts use 0..)
 STAGES = (("early (rounds 1-3)", 0.7, 1.01), ("middle (rounds 4-7)", 0.3, 0.7),
           ("late (rounds 8-10)", -0.01, 0.3))
 
@@ -68,8 +68,7 @@ def play_game(players: int, variant: str, seed: int, rollout: str = "heuristic",
             state.resolve_chance()
             continue
         step += 1
-        if _search.is_turn_start(state) and (
-                sample >= 1.0 or (derive_seed(seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample):
+        if kept_turn_start(state, seed, step, sample):
             rows.append([_search.eval_features_of(state, p) for p in range(players)])
             if rollouts:
                 out = [_search.playout_outcome(state, derive_seed(seed, step, k), rollout)
@@ -226,7 +225,7 @@ def main(argv=None) -> int:
             return 2
     table = {"format": "ulm-eval-weights/2",
              "features": list(FEATURE_NAMES) + [f"{n} x left" for n in FEATURE_NAMES],
-             "generated_by": f"python bench/calibrate_eval.py --games {args.games} "
+             "generated_by": f"python lab/calibrate_eval.py --games {args.games} "
                              f"--seed {args.seed} --rollout {args.rollout} "
                              f"--sample {args.sample} --rollouts {args.rollouts}",
              "rollout": args.rollout,

@@ -1,7 +1,7 @@
 """Does a larger budget change the search's decisions? A cheap look at where
 a search stops gaining from iterations, before any tournament.
 
-    python bench/decision_agreement.py [SPEC] [POSITIONS] [REFERENCE] [OTHER]
+    python lab/decision_agreement.py [SPEC] [POSITIONS] [REFERENCE] [OTHER]
 
 Positions: every sixth decision with a choice of 2-player self-play games of
 `ismcts:preset=v0.2,iterations=300` (games seeded 100, 101, ...). Each is
