@@ -816,8 +816,7 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
             svg.add("path", d=_arrow_path(cx, cy, direction, 34, 13), fill=HIGHLIGHT,
                     stroke="#ffffff", stroke_width=1.5)
         elif target and target["kind"] == "river-space":
-            raw = st.raw()
-            start = raw["players"][raw["turn_player"]]["barge"]
+            start = st.action_fields(action)["river_from"]
             x1 = MARGIN + start * RIVER_W + RIVER_W / 2
             x2 = MARGIN + target["value"] * RIVER_W + RIVER_W / 2
             top = RIVER_Y + 8
@@ -881,8 +880,7 @@ def _draw_last(svg: _Svg, last: list, viewer) -> None:
             if out >= 0:
                 marks.append(("outer", out, None))
         elif target["kind"] == "river-space":
-            raw = before.raw()
-            start = raw["players"][raw["turn_player"]]["barge"]
+            start = before.action_fields(action)["river_from"]
             x1 = MARGIN + start * RIVER_W + RIVER_W / 2
             x2 = MARGIN + target["value"] * RIVER_W + RIVER_W / 2
             top = RIVER_Y + RIVER_H - 8
