@@ -166,6 +166,25 @@ def test_action_targets_of_a_push_position():
     assert not elements(board_svg(state, viewer=seat), "target")
 
 
+def test_the_scholars_push_from_supply_frames_the_movers_supply_tile_R_DRAW_6():
+    """The Scholar's push from the own supply is offered on that seat's supply tile
+    (its frame and data-actions), like every other decision drawn on the board."""
+    from helpers import chance, do, edit_player, fresh, give_descendant
+    state = fresh(players=2)
+    give_descendant(state, "Scholar", 0)
+    edit_player(state, 0, supply={"brown": 1, "white": 2})
+    do(state, "draw")
+    chance(state, "tile gray")
+    push = ulm.State.string_to_action("scholar: push white from supply")
+    assert action_target(state, push) == {"kind": "supply", "value": "white", "seat": "Red"}
+    svg = board_svg(state, viewer=0, interactive=True)
+    framed = {(e.get("data-seat"), e.get("data-colour")): e.get("data-actions").split()
+              for e in elements(svg, "supply") if e.get("data-actions")}
+    assert framed[("Red", "white")] == [str(push)]
+    assert str(ulm.State.string_to_action("scholar: push brown from supply")) in \
+        framed[("Red", "brown")]
+
+
 @pytest.mark.parametrize("name,kind,value", [
     ("clear top", "side", "top"), ("seal in Town Hall", "quarter", "Town Hall"),
     ("seal in Garden with City Wall", "quarter", "Garden"), ("play Siege (upper)", "card", "Siege"),

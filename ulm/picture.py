@@ -126,8 +126,8 @@ def action_target(state, action: int) -> dict | None:
     if fields[field] is None:                  # a barge that cannot move, nothing pushed out
         return None
     target = {"kind": element, "value": fields[field]}
-    if element == "supply":
-        target["seat"] = fields["by"]
+    if element == "supply":                    # supply tiles are keyed by the seat's name
+        target["seat"] = SEATS[fields["by"]]
     return target
 
 
