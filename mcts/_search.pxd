@@ -5,7 +5,8 @@
 
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from ulm._fastcore cimport Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_DECISIONS
+from ulm._fastcore cimport (Board, GameState, Rng, MAX_PLAYERS, NUM_ACTIONS, NUM_DECISIONS,
+                            NUM_SOURCES)
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -26,6 +27,7 @@ cdef enum:
     NUM_KEYS = NUM_ACTIONS + 1
     KEY_WORDS = (NUM_KEYS + 63) // 64   # 64-bit words of a key set
     MAX_DEPTH = 2048        # deepest path followed inside the tree
+    POINT_SOURCES = NUM_SOURCES + 1     # the scoring sources, then the evaluation's forecast
 
 
 ctypedef struct Node:
@@ -82,6 +84,11 @@ cdef class Searcher:
     cdef double root_reward[NUM_KEYS][MAX_PLAYERS]
     cdef double root_win[NUM_KEYS][MAX_PLAYERS]
     cdef double root_n[NUM_KEYS]    # iterations summed in root_reward/root_win per key
+    cdef bint points                # sum the points below (the root's decisions in points)
+    cdef double root_score[NUM_KEYS][MAX_PLAYERS]   # final (or forecast) scores per key
+    cdef double root_margin[NUM_KEYS]       # the searcher's score - the best other's, summed
+    cdef double root_margin_sq[NUM_KEYS]    # ... and its squares
+    cdef double root_source[NUM_KEYS][POINT_SOURCES]   # the searcher's points by source
 
     cdef void _reset_totals(self)
     cdef void _reset_root_stats(self)
@@ -91,13 +98,21 @@ cdef class Searcher:
     cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil
     cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
                                int hkey) noexcept nogil
-    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win) noexcept nogil
-    cdef inline void back_up(self, int depth, const double* r, const double* win) noexcept nogil
+    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win, double* score,
+                                  double* by_source) noexcept nogil
+    cdef inline void back_up(self, int depth, const double* r, const double* win,
+                             const double* score, const double* by_source) noexcept nogil
+    cdef inline void add_points(self, int key, const double* score,
+                                const double* by_source) noexcept nogil
+    cdef void leaf_sources(self, const GameState* s, const double* score, const int16_t* src,
+                           double* out) noexcept nogil
     cdef int chance_child(self, int node, int key) noexcept nogil
     cdef bint play_on(self, GameState* s) noexcept nogil
     cdef int mast_action(self, const GameState* s, const int16_t* legal, int n) noexcept nogil
-    cdef inline void eval_outcome(self, const GameState* s, double* pred, double* win) noexcept nogil
-    cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil
+    cdef inline void eval_outcome(self, const GameState* s, double* pred, double* win,
+                                  int16_t* src) noexcept nogil
+    cdef void eval_rewards(self, const GameState* s, double* r, double* win, double* pred,
+                           int16_t* src) noexcept nogil
     cdef void set_value(self, int node, const GameState* s) noexcept nogil
     cdef void back_up_values(self, int depth) noexcept nogil
     cdef void exploration(self, double* out) noexcept nogil

@@ -60,6 +60,7 @@ cdef double SPREAD_PRIOR_VARIANCE = 0.05
 cdef double SPREAD_PRIOR_ITERATIONS = 10.0
 EVAL_WEIGHTS = N_WEIGHTS
 KEY_COUNT = NUM_KEYS
+POINT_SOURCE_COUNT = POINT_SOURCES   # a root decision's points by source: the sources, the forecast
 HIDDEN_KEY = HIDDEN_CARD_KEEP
 cdef double SIGNAL_CHECK = 0.005   # how often (s) the GIL-free loop looks for Ctrl-C and other signals
 SIGNAL_CHECK_SECONDS = SIGNAL_CHECK

@@ -48,7 +48,7 @@ cdef class Searcher:
     determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
     eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
     explore="fixed", minimax=0.0, root_action=-1, learned_weights=None,
-    learned_residual=False)``
+    learned_residual=False, points=True)``
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
@@ -83,6 +83,12 @@ cdef class Searcher:
     root_action >= 0 searches that decision alone at the root (the rest of
     the tree as usual): the estimate of one decision from the same root, as
     the review of a game needs for a decision the search did not choose.
+    points=True sums, per root decision, every player's final score of the
+    iterations through it (at a cut-off: the evaluation's predicted final
+    scores), the searching player's margin over the best other player and
+    its square, and the searching player's points by scoring source
+    (`root_points`); points=False leaves them out (the search is the same:
+    for measuring their cost).
     """
 
     def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
@@ -91,7 +97,7 @@ cdef class Searcher:
                   chance="open", int horizon=-1, eval_weights=None,
                   eval_win_weights=None, double bias=0.0, double mast=0.0,
                   explore="fixed", double minimax=0.0, int root_action=-1,
-                  learned_weights=None, bint learned_residual=False):
+                  learned_weights=None, bint learned_residual=False, bint points=True):
         cdef int i, n
         cdef int16_t buf[MAX_LEGAL]
         self.nodes = NULL
@@ -167,6 +173,7 @@ cdef class Searcher:
             for i in range(n):
                 self.learned[i] = float(learned_weights[i])
         self.learned_residual = learned_residual
+        self.points = points
         rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes
@@ -204,6 +211,10 @@ cdef class Searcher:
         memset(self.root_reward, 0, sizeof(self.root_reward))
         memset(self.root_win, 0, sizeof(self.root_win))
         memset(self.root_n, 0, sizeof(self.root_n))
+        memset(self.root_score, 0, sizeof(self.root_score))
+        memset(self.root_margin, 0, sizeof(self.root_margin))
+        memset(self.root_margin_sq, 0, sizeof(self.root_margin_sq))
+        memset(self.root_source, 0, sizeof(self.root_source))
 
     cdef void _reset_root(self):
         memset(&self.nodes[0], 0, sizeof(Node))
@@ -264,11 +275,12 @@ cdef class Searcher:
         cdef double pred[MAX_PLAYERS]
         cdef double win[MAX_PLAYERS]
         cdef double r[MAX_PLAYERS]
+        cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
         cdef int p
         if current_player(s) == TERMINAL_PLAYER:
             final_outcome(&self.board, s, win, pred)
         else:
-            self.eval_outcome(s, pred, win)
+            self.eval_outcome(s, pred, win, src)
         margin_rewards(self.num_players, self.margin_weight, win, pred, r)
         for p in range(self.num_players):
             self.hv[node * MAX_PLAYERS + p] = <float>r[p]
@@ -352,26 +364,24 @@ cdef class Searcher:
             apply_action(&self.board, s, a)
 
     cdef inline void eval_outcome(self, const GameState* s, double* pred,
-                                  double* win) noexcept nogil:
+                                  double* win, int16_t* src) noexcept nogil:
         """The evaluation's predicted final scores (the 14-feature score head)
         and win chances (the learned model if the search has one, else the
-        14-feature win head)."""
-        cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
+        14-feature win head); `src` gets every seat's end-game points as the
+        position stands, by source (seat_bonuses)."""
         cdef int bonus[MAX_PLAYERS]
-        if self.learned == NULL:
-            eval_outcome(&self.board, s, self.eval_w, self.eval_win, pred, win)
-            return
         seat_bonuses(&self.board, s, src, bonus)     # once for both heads
         eval_outcome_from(s, bonus, self.eval_w, self.eval_win, pred, win)
-        learned_win_from(s, src, bonus, self.learned, self.learned_hidden, self.learned_residual,
-                         win)
+        if self.learned != NULL:
+            learned_win_from(s, src, bonus, self.learned, self.learned_hidden,
+                             self.learned_residual, win)
 
-    cdef void eval_rewards(self, const GameState* s, double* r, double* win) noexcept nogil:
+    cdef void eval_rewards(self, const GameState* s, double* r, double* win, double* pred,
+                           int16_t* src) noexcept nogil:
         """Rewards from the evaluation: its win chances + the margin term on
-        its predicted scores."""
-        cdef double pred[MAX_PLAYERS]
+        its predicted scores `pred`."""
         cdef int p
-        self.eval_outcome(s, pred, win)
+        self.eval_outcome(s, pred, win, src)
         margin_rewards(self.num_players, self.margin_weight, win, pred, r)
         for p in range(self.num_players):
             self.score_sum[p] += pred[p]
@@ -384,6 +394,8 @@ cdef class Searcher:
         cdef GameState s = self.root
         cdef double r[MAX_PLAYERS]
         cdef double win[MAX_PLAYERS]
+        cdef double score[MAX_PLAYERS]
+        cdef double by_source[POINT_SOURCES]
         cdef int16_t buf[MAX_LEGAL]
         cdef int16_t keys[MAX_LEGAL]
         cdef uint64_t untried[KEY_WORDS]
@@ -492,8 +504,8 @@ cdef class Searcher:
                 if self.hv != NULL:
                     self.set_value(child, &s)
                 break
-        self.leaf_rewards(&s, r, win)
-        self.back_up(depth, r, win)
+        self.leaf_rewards(&s, r, win, score, by_source)
+        self.back_up(depth, r, win, score, by_source)
 
     cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil:
         """The key of a decision not yet tried here: the heuristic policy's
@@ -533,11 +545,15 @@ cdef class Searcher:
                 best = avail_child[i]
         return best
 
-    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win) noexcept nogil:
+    cdef inline void leaf_rewards(self, GameState* s, double* r, double* win, double* score,
+                                  double* by_source) noexcept nogil:
         """The rewards of an iteration from the leaf `s`: a rollout to the end (win
         share, R-END-3, plus the score-margin term) or to the horizon (the
-        evaluation); the totals of win shares and scores grow by them."""
-        cdef double score[MAX_PLAYERS]
+        evaluation); the totals of win shares and scores grow by them. `score`
+        gets the final scores (at the horizon: the evaluation's predicted
+        ones) and, with `points`, `by_source` the searching player's points by
+        source (leaf_sources)."""
+        cdef int16_t src[MAX_PLAYERS * NUM_SOURCES]
         cdef int p, m = 0
         # rollout, to the end or to the horizon
         if current_player(s) != TERMINAL_PLAYER:
@@ -551,18 +567,40 @@ cdef class Searcher:
             elif self.play_on(s):
                 m = -1
         if m < 0:
-            self.eval_rewards(s, r, win)
+            self.eval_rewards(s, r, win, score, src)
+            if self.points:
+                self.leaf_sources(s, score, src, by_source)
         else:
             # rewards: win share (R-END-3) + a small score-margin term
             final_outcome(&self.board, s, win, score)
             margin_rewards(self.num_players, self.margin_weight, win, score, r)
             for p in range(self.num_players):
                 self.score_sum[p] += score[p]
+            if self.points:
+                self.leaf_sources(s, score, NULL, by_source)
 
-    cdef inline void back_up(self, int depth, const double* r, const double* win) noexcept nogil:
+    cdef void leaf_sources(self, const GameState* s, const double* score, const int16_t* src,
+                           double* out) noexcept nogil:
+        """The searching player's points of the leaf `s` by scoring source: the
+        points banked in play; the end-game items as they stand (`src`, every
+        seat's from seat_bonuses at a cut-off; NULL: banked, the game is over);
+        last (POINT_SOURCES - 1), what the evaluation forecasts beyond them, so
+        that the sources add up to `score` (0 at the end of the game)."""
+        cdef int c, me = self.root_player
+        cdef double banked = 0.0
+        for c in range(NUM_SOURCES):
+            if src != NULL and c >= SRC_END_SPARROWS:
+                out[c] = src[me * NUM_SOURCES + c]
+            else:
+                out[c] = s.players[me].vp[c]
+            banked += out[c]
+        out[NUM_SOURCES] = score[me] - banked
+
+    cdef inline void back_up(self, int depth, const double* r, const double* win,
+                             const double* score, const double* by_source) noexcept nogil:
         """Back the rewards up the path: visits and the movers' rewards, the
-        root's statistics per decision, the minimax values, MAST, the spread of
-        the rewards."""
+        root's statistics per decision (and its points, add_points), the
+        minimax values, MAST, the spread of the rewards."""
         cdef int i, p, k
         cdef Node* nd
         cdef double* row
@@ -586,12 +624,31 @@ cdef class Searcher:
             for p in range(self.num_players):
                 self.root_reward[k][p] += r[p]
                 self.root_win[k][p] += win[p]
+            if self.points:
+                self.add_points(k, score, by_source)
         if self.mast != NULL:
             for i in range(self.n_log):
                 row = &self.mast[(self.log_mover[i] * MAST_SLOTS + self.log_action[i]) * 2]
                 row[0] += r[self.log_mover[i]]
                 row[1] += 1
         self.iterations += 1
+
+    cdef inline void add_points(self, int key, const double* score,
+                                const double* by_source) noexcept nogil:
+        """The root decision `key`'s points grow by one iteration's: every
+        player's score, the searching player's margin over the best other
+        (and its square), its points by source."""
+        cdef int p, c, me = self.root_player
+        cdef double other = -1e9, margin
+        for p in range(self.num_players):
+            self.root_score[key][p] += score[p]
+            if p != me and score[p] > other:
+                other = score[p]
+        margin = score[me] - other
+        self.root_margin[key] += margin
+        self.root_margin_sq[key] += margin * margin
+        for c in range(POINT_SOURCES):
+            self.root_source[key][c] += by_source[c]
 
     cdef void exploration(self, double* out) noexcept nogil:
         """UCB's exploration constant for each player as mover: c, or with
@@ -787,6 +844,23 @@ cdef class Searcher:
         out.sort()
         return out
 
+    def root_points(self):
+        """Per root decision (by key, this search's iterations through it, as
+        `root_stats`' sums): {key: [score sums per player, the searching
+        player's margin sum, margin square sum, its points by source summed
+        (POINT_SOURCE_NAMES)]}; empty with points=False."""
+        cdef int child = self.nodes[0].first_child, k, p, c
+        out = {}
+        if not self.points:
+            return out
+        while child >= 0:
+            k = self.nodes[child].key
+            out[k] = [[self.root_score[k][p] for p in range(self.num_players)],
+                      self.root_margin[k], self.root_margin_sq[k],
+                      [self.root_source[k][c] for c in range(POINT_SOURCES)]]
+            child = self.nodes[child].next_sibling
+        return out
+
     def export(self, int max_depth=40, double min_share=0.01):
         """Everything a merge needs, as plain Python data (picklable)."""
         wins, scores = self.totals()
@@ -795,6 +869,7 @@ cdef class Searcher:
             "iterations": self.iterations, "seconds": self.seconds,
             "tree_nodes": self.n_nodes, "win_sum": wins, "score_sum": scores,
             "root": self.root_stats(), "reused_visits": self.reused_visits,
+            "points": self.root_points(),
             "turn_tree": self.turn_tree(max_depth, min_share),
         }
 

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import derive_seed
+from ulm import SOURCES, derive_seed
 from ulm.decisions import decision_label
 
+from mcts._search import POINT_SOURCE_COUNT
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
 from mcts.evaluation import EVALUATIONS, RESIDUAL_BASE, WEIGHT_SETS, eval_parameters
@@ -117,13 +118,20 @@ class ActionStats:
     win_probability: tuple          # mean win share per player after this decision
     estimate: Optional[float] = None    # the figure the search ranks by (`decision_estimate`)
     estimate_error: float = 0.0         # its standard error (at most, from the visits)
+    expected_score: tuple = ()          # per player, the mean final score of the iterations
+    #                                     through it (`points`: a cut-off's forecast)
+    margin: Optional[float] = None      # the searching player's mean margin over the best
+    margin_error: float = 0.0           # other player in points, and its standard error
+    points_by_source: tuple = ()        # the searching player's mean points by POINT_SOURCES
 
     def to_dict(self) -> dict:
         return {"action": self.action, "name": self.name, "visits": self.visits,
                 "availability": self.availability, "share": self.share, "value": self.value,
                 "estimate": self.estimate, "estimate_error": self.estimate_error,
                 "mean_reward": list(self.mean_reward),
-                "win_probability": list(self.win_probability)}
+                "win_probability": list(self.win_probability),
+                "expected_score": list(self.expected_score), "margin": self.margin,
+                "margin_error": self.margin_error}
 
 
 def decision_estimate(value: float, minimax_value: Optional[float], minimax: float) -> float:
@@ -154,6 +162,30 @@ def estimate_error(value: float, visits: int, margin_weight: float = DEFAULT_MAR
     p = min(max((value * visits + 1.0) / (visits + 2.0), 0.0), 1.0)
     sampled = (math.sqrt(p * (1.0 - p)) + margin_weight) / math.sqrt(max(visits, 1))
     return math.hypot(sampled, floor)
+
+
+# The sources of a decision's points (`ActionStats.points_by_source`): the
+# scoring sources of the score sheet (ulm.SOURCES; the end-game items as they
+# stand at a cut-off), then what the evaluation forecasts beyond them at a
+# cut-off (0 for the iterations that reach the end of the game).
+POINT_SOURCES = tuple(SOURCES) + ("forecast",)
+assert len(POINT_SOURCES) == POINT_SOURCE_COUNT
+
+
+def decision_points(sums: Optional[list], counted: int) -> dict:
+    """A root decision's points from its sums over `counted` iterations
+    (`Searcher.root_points`): ActionStats' expected_score, margin (the mean of
+    the searching player's score minus the best other's, per iteration),
+    margin_error (its standard error) and points_by_source. None of them
+    without sums (a search without points, or a decision never counted)."""
+    if not sums or counted <= 0:
+        return {}
+    scores, margin, margin_sq, sources = sums
+    mean = margin / counted
+    spread = max(margin_sq / counted - mean * mean, 0.0)
+    return {"expected_score": tuple(s / counted for s in scores), "margin": mean,
+            "margin_error": math.sqrt(spread / counted),
+            "points_by_source": tuple(s / counted for s in sources)}
 
 
 @dataclass(frozen=True)
@@ -292,8 +324,26 @@ class SearchResult:
             "actions": [a.to_dict() for a in self.actions],
             "win_probability": list(self.win_probability),
             "expected_score": list(self.expected_score),
+            "points_breakdown": self.points_breakdown(),
             "stats": self.stats,
         }
+
+    def points_breakdown(self) -> Optional[dict]:
+        """Why the recommended decision scores more (or less) than the best
+        rival one (the next in `actions`): the searching player's expected
+        points of each by source (POINT_SOURCES, the sources where either
+        scores), their difference, and the totals. None with fewer than two
+        decisions with points."""
+        ranked = [a for a in self.actions if a.points_by_source]
+        if len(ranked) < 2 or ranked[0] is not self.actions[0]:
+            return None
+        best, rival = ranked[0], ranked[1]
+        rows = [{"source": name, "decision": b, "rival": r, "difference": b - r}
+                for name, b, r in zip(POINT_SOURCES, best.points_by_source,
+                                      rival.points_by_source) if b or r]
+        return {"decision": best.name, "rival": rival.name,
+                "decision_points": best.expected_score[self.player],
+                "rival_points": rival.expected_score[self.player], "by_source": rows}
 
 
 def _step_in_worlds(worlds: list, action: int, player: int) -> tuple:
@@ -391,6 +441,19 @@ def _root_values(exports: list, player: int) -> dict:
     return {key: total / weight for key, (total, weight) in sums.items()}
 
 
+def _merge_points(exports: list) -> dict:
+    """The root decisions' point sums (`Searcher.root_points`) over the trees."""
+    out: dict = {}
+    for e in exports:
+        for key, (scores, margin, margin_sq, sources) in e.get("points", {}).items():
+            m = out.setdefault(key, [[0.0] * len(scores), 0.0, 0.0, [0.0] * len(sources)])
+            m[0] = [a + b for a, b in zip(m[0], scores)]
+            m[1] += margin
+            m[2] += margin_sq
+            m[3] = [a + b for a, b in zip(m[3], sources)]
+    return out
+
+
 def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
                   rollout: str, explore: str, final: str = DEFAULT_FINAL,
                   minimax: float = 0.0,
@@ -403,6 +466,7 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
     win_sum = [sum(e["win_sum"][p] for e in exports) for p in range(n)]
     score_sum = [sum(e["score_sum"][p] for e in exports) for p in range(n)]
     root: dict = {}
+    points = _merge_points(exports)
     for e in exports:
         for key, visits, avail, rewards, wins, counted, own in e["root"]:
             m = root.setdefault(key, [0, 0, [0.0] * n, [0.0] * n, 0, 0.0])
@@ -424,7 +488,8 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
             share=visits / total, value=own / v,
             mean_reward=tuple(r / k for r in rewards), win_probability=tuple(w / k for w in wins),
             estimate=decision_estimate(own / v, values.get(key), minimax),
-            estimate_error=estimate_error(own / v, visits, margin_weight)))
+            estimate_error=estimate_error(own / v, visits, margin_weight),
+            **decision_points(points.get(key), counted)))
     actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
     if final == "value":
         actions = _rank_by_value(actions)
