@@ -42,6 +42,16 @@ class GameRecord:
         self.decisions.append(action)
         self.state.resolve_chance()
 
+    def movers(self) -> list[int]:
+        """Who made each decision: the seat to move before it, replayed from the seed."""
+        state = self.game.new_game(self.seed)
+        out = []
+        for action in self.decisions:
+            out.append(state.current_player())
+            state.apply_action(action)
+            state.resolve_chance()
+        return out
+
     def to_dict(self) -> dict:
         data = {"format": FORMAT, "players": self.game.num_players,
                 "variant": self.game.variant, "seed": self.seed}

@@ -11,10 +11,9 @@ import time
 
 from ulm import ACTION_NAMES, SEATS
 from ulm.positions import PositionError, position_to_state, state_to_position
-from ulm.records import GameRecord, replay
+from ulm.records import replay
 
 
-from mcts.search import shows_hidden
 
 from cli.web.checks import WebError, label, parse_seat, quoted, seat_name
 from cli.web.jobs import Cancelled
@@ -88,6 +87,14 @@ class WebGame:
             raise WebError("hint: a chance event comes first (enter what was drawn)", 409)
         return st.current_player()
 
+    def can_hint(self) -> bool:
+        """May the viewer ask for a hint now (the page's Hint button)?"""
+        try:
+            self.hint_seat()
+        except WebError:
+            return False
+        return True
+
     def search_state(self):
         return self.state.clone()
 
@@ -115,6 +122,7 @@ class WebGame:
         else:
             out["hint"] = None
         out["options"] = self.options()
+        out["can_hint"] = self.can_hint()
         out["svg"] = draw(st, viewer, highlight, bool(out["options"]), self.last_steps(),
                           ranked)
         return out
@@ -134,16 +142,10 @@ class WebGame:
         raise WebError("variation: this game has no variations", 409)
 
     def explore(self, index, line) -> dict:
-        """A variation: the position after `index` decisions of the game, then the
-        decisions of `line` (ids) instead of what was played, in a world the viewer cannot
-        tell from the real one (nothing hidden from the viewer is used). A variation is a
-        turn of the player to move there: it ends at a chance event or when another seat
-        is to move. After a decision that shows the viewer what was hidden (coats drawn
-        from under the stack) it asks, as Follow does, what was drawn (`ask`, and the
-        possible answers as `options`); the line's next entry says it in those words.
-        The game itself is not changed."""
-        if isinstance(line, bool) or not isinstance(line, list) or len(line) > 60:
-            raise WebError("line: a list of at most 60 decision ids")
+        """A variation (mcts.variations): the position after `index` decisions of the
+        game, then the decisions of `line` instead of what was played, through the
+        viewer's eyes; where it asks what was drawn, the possible answers are its
+        `options`. The game itself is not changed."""
         total = len(self.history_words())
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
             raise WebError(f"index: must be a whole number from 0 to {total}, "
@@ -151,112 +153,23 @@ class WebGame:
         with self.lock:
             real = self.state_at(index)
             viewer = self.viewer()
-        mover = real.current_player()
-        if mover < 0 or real.is_terminal():
-            raise WebError("variation: nobody decides here (a chance event or the end)", 409)
-        if viewer is not None and mover != viewer:
-            raise WebError(f"variation: it is {SEATS[mover]}'s decision here; variations are "
-                           f"for {SEATS[viewer]}'s own decisions", 409)
-        world = real if viewer is None else real.resample_from_infostate(viewer, index)
-        names, steps, stop, ask = [], [], None, None
-        for k, entry in enumerate(line):
-            if ask is not None:                 # what was drawn, as the person says it
-                names.append(_told(world, k, entry, ask, viewer))
-                ask = None
-                continue
-            action = _variation_step(world, k, entry, mover)
-            steps.append((world.clone(), action))
-            names.append(label(action))
-            shown = viewer is not None and shows_hidden(world, action, mover)
-            world.apply_action(action)
-            if shown:               # this world's deal of what it shows would be a guess
-                ask = _coats_drawn(world, viewer)
-                if not ask:
-                    stop = (f"it shows {SEATS[mover]} what was hidden: what may follow "
-                            "depends on what is seen")
-                    if k + 1 < len(line):
-                        raise WebError(f"line[{k + 1}]: the variation ended before it: "
-                                       f"{label(action)!r} shows {SEATS[mover]} what was "
-                                       "hidden", 409)
-        if ask:                     # asked, as Follow asks: the board before the draw
-            return {"index": index, "line": list(line), "names": names, "seat": SEATS[mover],
-                    "ended": None, "ask": f"which coats did {SEATS[mover]} draw?",
-                    "options": [{"decision": w, "name": w, "target": None} for w in ask],
-                    "svg": draw(steps[-1][0], viewer, None, False, steps[-41:-1])}
-        if stop:
-            pass
-        elif world.is_terminal():
-            stop = "the game ends"
-        elif world.is_chance_node():
-            stop = "a chance event follows"
-        elif world.current_player() != mover:
-            stop = f"{SEATS[world.current_player()]} is to move"
-        options = [] if stop else [_option(world, a) for a in world.legal_actions()]
-        return {"index": index, "line": list(line), "names": names, "seat": SEATS[mover],
-                "ended": stop, "ask": None, "options": options,
-                "svg": draw(world, viewer, None, bool(options), steps[-40:])}
+        from mcts.variations import VariationError, play_variation
+        try:
+            v = play_variation(real, viewer, line, seed=index)
+        except VariationError as exc:
+            raise WebError(str(exc), 409 if exc.conflict else 400) from None
+        out = {"index": index, "line": list(line), "names": v.names, "seat": SEATS[v.seat],
+               "ended": v.ended, "ask": None}
+        if v.ask:                   # asked, as Follow asks: the board before the draw
+            return dict(out, ask=f"which coats did {SEATS[v.seat]} draw?",
+                        options=[{"decision": w, "name": w, "target": None} for w in v.ask],
+                        svg=draw(v.steps[-1][0], viewer, None, False, v.steps[-41:-1]))
+        options = [_option(v.state, a) for a in v.options]
+        return dict(out, options=options,
+                    svg=draw(v.state, viewer, None, bool(options), v.steps[-40:]))
 
     def history_words(self) -> list:
         return []
-
-
-def _variation_step(world, k: int, action, mover: int) -> int:
-    """Entry `k` of a variation's line: a decision id legal in `world`, `mover` to decide."""
-    if world.current_player() != mover or world.is_chance_node() or world.is_terminal():
-        raise WebError(f"line[{k}]: the variation ended before it", 409)
-    if isinstance(action, bool) or not isinstance(action, int):
-        raise WebError(f"line[{k}]: must be a decision id (a whole number)")
-    if action not in world.legal_actions():
-        raise WebError(f"line[{k}]: decision {action} is not legal there")
-    return action
-
-
-MAX_COAT_WORDS = 100        # characters of "drew coats X and Y" in a variation's line
-
-
-def _coats_drawn(world, viewer: int) -> list[str]:
-    """After the viewer's decision that drew coats from under the stack, hidden from it
-    before: every way to say what it drew ("drew coats S-1 and S-3", as Follow takes it),
-    one for each set of coats `ulm.follow` accepts as drawn; [] for another reveal."""
-    from itertools import combinations, permutations
-
-    from ulm import COATS
-    from ulm.follow import DecisionError, apply_decision
-    raw = world.raw()
-    n = raw["n_looked_coats"]
-    if world.is_chance_node() or world.is_terminal() or not n:
-        return []
-    pool = set(raw["looked_coats"][:n]) | {
-        raw["coat_tail"][i] for i in range(raw["coat_tail_len"])
-        if raw["coat_tail_by"][i] != viewer and not raw["coat_tail_known"][i] >> viewer & 1}
-    out = []
-    for coats in combinations(sorted(pool), n):
-        for order in permutations(coats):
-            words = ("drew coat " if n == 1 else "drew coats ") + " and ".join(
-                COATS[c] for c in order)
-            try:
-                apply_decision(world.clone(), words, viewer)
-            except (DecisionError, ValueError):
-                continue
-            out.append(words)
-            break
-    return out
-
-
-def _told(world, k: int, words, possible: list[str], viewer: int) -> str:
-    """Entry `k` of a variation's line where the viewer says what it drew: one of
-    `possible`, applied to `world` (ulm.follow) so that the line goes on with it."""
-    from ulm.follow import apply_decision
-    if isinstance(words, bool) or not isinstance(words, str) or not words.strip() \
-            or len(words) > MAX_COAT_WORDS:
-        raise WebError(f"line[{k}]: say which coats were drawn, in words such as "
-                       f"{possible[0]!r}, got {quoted(words)}")
-    said = next((p for p in possible if p.lower() == " ".join(words.lower().split())), None)
-    if said is None:
-        raise WebError(f"line[{k}]: {quoted(words)} is not what may have been drawn here "
-                       f"(possible: {', '.join(possible)})")
-    apply_decision(world, said, viewer)
-    return said
 
 
 def history(record, viewer) -> list[dict]:
@@ -343,7 +256,6 @@ class PlayGame(WebGame):
         self.specs = specs              # per seat: "human" or a bot spec
         self.table = Table(specs, seed=seed, variant=variant)
         self.human = [s == HUMAN for s in specs]
-        self.movers: list[int] = []     # who made each decision of the record
         self.thinking = None            # {"seat", "spec", "since"} while a bot thinks
         self.runner = None
         self.stopped = False            # the server is closing: no more bot decisions
@@ -378,7 +290,6 @@ class PlayGame(WebGame):
         with self.lock:
             opt = _find_decision(value, self.options())
             mover = self.state.current_player()
-            self.movers.append(mover)
             self.keep_hint()
             self.table.play(opt["decision"])
             self.changed()
@@ -389,7 +300,6 @@ class PlayGame(WebGame):
         with self.lock:
             if self.table.undo() is None:
                 raise WebError("undo: no decision of a human player to take back", 409)
-            del self.movers[len(self.table.record.decisions):]
             self.thinking = None
             self.changed()
         self.start_bots()
@@ -436,7 +346,6 @@ class PlayGame(WebGame):
                     with self.lock:
                         if self.version == version:     # not undone meanwhile
                             self.table.record.apply(action)
-                            self.movers.append(mover)
                             self.changed()
             except Cancelled:
                 continue                        # undone (look again) or stopped (ends above)
@@ -497,7 +406,6 @@ class PlayGame(WebGame):
             while len(self.table.record.decisions) > index:
                 if self.table.undo() is None:
                     break
-            del self.movers[len(self.table.record.decisions):]
             self.thinking = None
             self.changed()
         self.start_bots()
@@ -679,11 +587,7 @@ class ReviewGame(WebGame):
         self.data = data
         full = replay(data)
         self.total = len(full.decisions)
-        self.movers = []
-        rec = GameRecord(full.game.num_players, full.game.variant, full.seed)
-        for a in full.decisions:
-            self.movers.append(rec.state.current_player())
-            rec.apply(a)
+        self.movers = full.movers()     # who made each decision (annotations count them)
         self.decisions = list(full.decisions)
         self.index = self.total
         self.rec = self.full = full
