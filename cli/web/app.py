@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mimetypes
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -182,7 +183,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
-                                          "greedy", "random"]})
+                                          "greedy", "random"],
+                             "default_bot": "ismcts:iterations=2000"})
 
     async def list_games(request):     # in a thread: the games file may be busy writing
         games = await run_in_threadpool(server.list_games)
@@ -360,6 +362,9 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         # a bug of ours: a short message, never a traceback
         return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
+    # the page's scripts are ES modules, which a browser runs only when served as
+    # JavaScript (a system's table of types may say otherwise: text/plain on Windows)
+    mimetypes.add_type("text/javascript", ".js")
     routes = [*_game_routes(server, max_upload), *_job_routes(server),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = []

@@ -1,0 +1,35 @@
+// @ts-check
+// The server's API: every request of the page goes through api().
+import {say} from "./dom.js";
+
+/**
+ * A request; the answer's JSON, or an Error with the server's message.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
+  const opts = {method, headers: {}};
+  // the server takes a change only as JSON (a page elsewhere cannot send that unasked)
+  if (method !== "GET") opts.headers["Content-Type"] = "application/json";
+  if (body !== undefined) opts.body = typeof body === "string" ? body : JSON.stringify(body);
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+/**
+ * Run `fn`; its error is said on the status line.
+ * @param {() => Promise<void>} fn
+ */
+export async function call(fn) {
+  try { say(""); await fn(); }
+  catch (e) { say(e instanceof Error ? e.message : String(e), "error"); }
+}
+
+/** @param {unknown} e */
+export function message(e) { return e instanceof Error ? e.message : String(e); }

@@ -1,0 +1,140 @@
+// @ts-check
+// The review panel: stepping through a record, whose eyes it is seen through, the
+// check of a seat's decisions and its graph (the chance of winning before each
+// decision, mistakes ringed), and going on from the position shown.
+import {api, call} from "./api.js";
+import {startJob} from "./advice.js";
+import {$, esc, input, pct, say, select} from "./dom.js";
+import {controller, current, seatsOf, ui} from "./state.js";
+
+/** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").Annotation} Annotation */
+/** @typedef {import("./types.js").Note} Note */
+
+/**
+ * The record under review at decision `index`, seen by `as` (a seat or "all") if given.
+ * @param {number} index
+ * @param {string} [as]
+ */
+export async function goto(index, as) {
+  await call(async () => {
+    /** @type {{index: number, as?: string}} */
+    const body = {index};
+    if (as !== undefined) body.as = as;
+    ui.game = await api("POST", `/api/games/${current().id}/goto`, body);
+    controller.render();
+  });
+}
+
+/** @param {Game} g a record under review */
+export function renderReview(g) {
+  const index = g.index || 0, total = g.total || 0;
+  $("#rv-pos").textContent = `${index} of ${total} played`;
+  const slider = input("#rv-slider");
+  slider.max = String(total);
+  slider.value = String(index);
+  const asSel = select("#rv-as");
+  if (asSel.options.length !== g.players + 1) {
+    const seats = seatsOf(g.players).map((s) => `<option>${s}</option>`).join("");
+    asSel.innerHTML = `<option value="all">everyone (all cards)</option>` + seats;
+    $("#an-seat").innerHTML = seats;
+    $("#cont-seat").innerHTML = seats;
+  }
+  asSel.value = g.viewer || "all";
+  drawPlot(g);
+}
+
+/** @param {Game} g */
+function drawPlot(g) {
+  const a = g.annotation;
+  const all = (g.annotations && g.annotations.length) ? g.annotations : (a ? [a] : []);
+  const box = $("#plot");
+  const note = $("#annotation-note");
+  if (!all.some((x) => x.decisions.length)) { box.innerHTML = ""; note.textContent = "Check a player's decisions to see their chance of winning over the whole game and their biggest mistakes."; return; }
+  const W = 360, H = 140, L = 30, B = 18, T = 8;
+  /** @param {number} k */
+  const x = (k) => L + (W - L - 6) * k / Math.max(g.total || 0, 1);
+  /** @param {number} p */
+  const y = (p) => T + (H - T - B) * (1 - p);
+  const curves = all.map((an) => curve(an, x, y)).join("");
+  const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
+  const at = x(g.index || 0);
+  const cur = `<line x1="${at}" x2="${at}" y1="${T}" y2="${H - B}" class="cursor"/>`;
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}${curves}
+    <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
+  for (const c of box.querySelectorAll("circle")) {
+    const index = Number(c.dataset.index);
+    c.onclick = () => goto(index);
+    c.onkeydown = (ev) => { if (ev.key === "Enter") goto(index); };
+  }
+  mistakesNote(a || all[all.length - 1], all, note);
+}
+
+/**
+ * One curve a seat checked, in its colour; every point a link to the board there.
+ * @param {Annotation} an
+ * @param {(k: number) => number} x
+ * @param {(p: number) => number} y
+ */
+function curve(an, x, y) {
+  const notes = an.decisions;
+  const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
+  const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
+  const dots = notes.map((n, i) => {
+    const bad = n.mistake !== false && n.loss >= 0.1 ? " mistake" : "";   // a ring: a mistake beyond noise of 10 points or more
+    return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" tabindex="0"><title>${an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : n.within_noise ? " — a loss within noise" : ""}</title></circle>`;
+  }).join("");
+  return `<path d="${path}" class="curve" style="stroke: var(--${an.seat})"/>${dots}`;
+}
+
+/**
+ * What the graph shows, and the biggest mistakes of the seat checked last, as links.
+ * @param {Annotation} last
+ * @param {Annotation[]} all
+ * @param {HTMLElement} note
+ */
+function mistakesNote(last, all, note) {
+  const notes = last.decisions;
+  const worst = /** @type {Note[]} */ (last.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k)));
+  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots are mistakes that give away 10 points or more (a loss within noise is no mistake). ` +
+    (worst.length ? `${last.seat}'s biggest mistakes: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
+  for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(Number(l.dataset.index)); };
+}
+
+/** Check the chosen seat's decisions (a search at each). */
+export async function annotate() {
+  const body = {seat: select("#an-seat").value, seconds: +select("#an-seconds").value};
+  await startJob(() => api("POST", `/api/games/${current().id}/annotate`, body));
+}
+
+// A finished game of Play, opened in Review (its graph and mistakes), the person's seat chosen.
+export async function reviewThis() {
+  const g = current();
+  const seat = g.viewer;
+  await call(async () => {
+    const res = await fetch(`/api/games/${g.id}/download`);
+    if (!res.ok) throw new Error((await res.json()).error);
+    const record = await res.json();
+    controller.open(await api("POST", "/api/games", {mode: "review", record}));
+    if (seat) select("#an-seat").value = seat;
+    say("Check a player's decisions to see their chance of winning over the game and their mistakes.");
+  });
+}
+
+// A record under review continued from the position shown: played on (the chosen seat a
+// person, the others the record's bots or the default bot), or followed with that seat's view.
+/** @param {"play" | "follow"} mode */
+export async function continueFrom(mode) {
+  const g = current();
+  const seat = select("#cont-seat").value;
+  await call(async () => {
+    const k = await api("GET", `/api/games/${g.id}/continue?seat=${encodeURIComponent(seat)}`);
+    if (mode === "follow") { controller.open(await api("POST", "/api/games", {mode: "follow", view: k.view})); return; }
+    if (!k.record) throw new Error("Play on: choose “Seen by: everyone” first (the record names every seat's decisions)");
+    /** @type {string[]} */
+    const bots = k.record.bots || [];
+    const seats = seatsOf(g.players).map((s, p) => s === seat ? "human"
+      : (bots[p] && bots[p] !== "human" ? bots[p] : ui.info.default_bot));
+    controller.open(await api("POST", "/api/games", {mode: "play", record: k.record, seats}));
+  });
+}

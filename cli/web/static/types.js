@@ -1,0 +1,180 @@
+// @ts-check
+// The shapes of the server's JSON answers (cli/web/games.py, cli/web/app.py), for
+// the type check of the page's modules (JSDoc types, no code).
+
+/**
+ * @typedef {object} Info           GET /api/info
+ * @property {string[]} bots
+ * @property {string[]} variants
+ * @property {string[]} seats       the seats' colours, in the order of play
+ * @property {number} max_seconds
+ * @property {number} max_upload
+ * @property {boolean} keeps_games
+ * @property {string[]} examples    seat specs offered in the set-up ("human", bots)
+ * @property {string} default_bot   the bot of a seat not chosen
+ */
+
+/**
+ * @typedef {object} Seat
+ * @property {string} seat
+ * @property {string} kind          "human", "bot", "you", "table" or "record"
+ * @property {string | null} [spec]
+ */
+
+/**
+ * @typedef {object} Option         a decision offered
+ * @property {number | string} decision   an action id, or words (a hidden draw)
+ * @property {string} name
+ * @property {unknown} [target]
+ */
+
+/**
+ * @typedef {object} HistoryEntry
+ * @property {number} index
+ * @property {string} seat
+ * @property {string} name
+ * @property {string[]} [chance]
+ */
+
+/**
+ * @typedef {object} Thinking
+ * @property {string} seat
+ * @property {string} spec
+ * @property {number} seconds
+ * @property {string} [error]
+ */
+
+/**
+ * @typedef {object} LineStep
+ * @property {string} name
+ * @property {boolean} [reveals]
+ * @property {boolean} [chance_after]
+ */
+
+/**
+ * @typedef {object} Alternative
+ * @property {string} name
+ * @property {number} visits
+ * @property {number} share
+ * @property {number} estimate
+ * @property {number} error
+ */
+
+/**
+ * @typedef {object} Advice         a hint's result
+ * @property {"advice"} [kind]
+ * @property {string} seat
+ * @property {number} [step]
+ * @property {LineStep[]} line
+ * @property {Alternative[]} alternatives
+ * @property {Record<string, number>} win_probability
+ * @property {Record<string, number>} expected_score
+ * @property {number} iterations
+ * @property {number} seconds
+ */
+
+/**
+ * @typedef {object} Note           one decision of an annotated record
+ * @property {"annotation"} [kind]
+ * @property {number} index
+ * @property {string} seat
+ * @property {string} best
+ * @property {string} played
+ * @property {boolean} forced
+ * @property {boolean | null} mistake
+ * @property {boolean} [within_noise]
+ * @property {number} loss
+ * @property {number} uncertainty
+ * @property {string} played_estimate
+ * @property {number | null} [best_value]
+ * @property {number} best_win
+ * @property {number | null} [played_value]
+ * @property {number} played_win
+ * @property {number} best_visits
+ * @property {number} played_visits
+ * @property {number} win_before
+ */
+
+/** @typedef {Note & {kind: "annotation"}} AnnotationShown */
+
+/**
+ * @typedef {object} Annotation     a seat's decisions checked
+ * @property {string} seat
+ * @property {Note[]} decisions
+ * @property {number[]} mistakes    indices of its mistakes, the worst first
+ */
+
+/**
+ * @typedef {object} Game           GET /api/games/{id}
+ * @property {string} id
+ * @property {"play" | "follow" | "review"} mode
+ * @property {number} players
+ * @property {string} variant
+ * @property {string | null} viewer
+ * @property {string} to_move       a seat, "chance" or "nobody"
+ * @property {boolean} terminal
+ * @property {number} round
+ * @property {Record<string, number>} scores
+ * @property {string[]} winners
+ * @property {Advice | AnnotationShown | null} hint
+ * @property {Option[]} options
+ * @property {boolean} can_hint     may the viewer ask for a hint now
+ * @property {string} svg
+ * @property {Seat[]} seats
+ * @property {Thinking | null} thinking
+ * @property {HistoryEntry[]} history
+ * @property {boolean} can_undo
+ * @property {number | null} [seed]          play
+ * @property {boolean} [seed_chosen]         play
+ * @property {boolean} [can_save]            follow
+ * @property {string | null} [words_hint]    follow
+ * @property {number} [index]                review: decisions played before the board
+ * @property {number} [total]                review
+ * @property {Annotation | null} [annotation]       review
+ * @property {Annotation[]} [annotations]           review
+ */
+
+/**
+ * @typedef {object} SavedGame      GET /api/games
+ * @property {string} id
+ * @property {string} mode
+ * @property {string | null} [viewer]
+ * @property {string[]} seats
+ * @property {number} decisions
+ * @property {boolean} over
+ * @property {number} changed
+ */
+
+/**
+ * @typedef {object} Board          GET /api/games/{id}/board
+ * @property {number} index
+ * @property {number} total
+ * @property {string} svg
+ */
+
+/**
+ * @typedef {object} VariationAnswer   POST /api/games/{id}/variation
+ * @property {number} index
+ * @property {string[]} names
+ * @property {string} seat
+ * @property {string | null} ended
+ * @property {string | null} ask
+ * @property {Option[]} options
+ * @property {string} svg
+ */
+
+/**
+ * @typedef {object} Job            a search: a hint or the check of a record
+ * @property {string} id
+ * @property {"hint" | "annotate"} kind
+ * @property {"running" | "done" | "failed" | "cancelled"} status
+ * @property {number} progress
+ * @property {number} iterations
+ * @property {number} elapsed
+ * @property {number} budget
+ * @property {Advice | null} [partial]
+ * @property {Advice | null} [result]
+ * @property {string} [error]
+ */
+
+export {};
