@@ -16,7 +16,8 @@ from cli import (
     iterations_option_type,
     needs_extra,
 )
-from mcts.annotate import MAX_MISTAKE_ERRORS, MAX_MISTAKE_POINTS, MISTAKE_ERRORS, MISTAKE_POINTS
+from mcts.annotate import (BY, MAX_MISTAKE_ERRORS, MAX_MISTAKE_POINTS, MISTAKE_ERRORS,
+                           MISTAKE_POINTS, MISTAKE_SCORE)
 from mcts.annotate import annotate as annotate_record
 from ulm import SEATS
 from ulm.records import load_record
@@ -45,10 +46,9 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
              "after the decision (about the chance to win, plus a little for the score margin) "
              "mixed with the best line's evaluation (the decision played gets a search of its "
              "own with the same budget where the searcher chose another); loss: how much of it "
-             "the decision played gave away, ± its standard error. A mistake loses more than "
-             f"{report.mistake_points:g} point{'s' if report.mistake_points != 1 else ''} and "
-             f"more than {report.mistake_errors:g} times its ±; a smaller loss is within noise.",
-             ""]
+             "the decision played gave away, ± its standard error; VP: the loss in victory "
+             "points, the searcher's choice's expected margin over the best other seat minus "
+             "the decision played's, ± its standard error. " + _mistake_words(report), ""]
     forced = sum(1 for n in notes if n.forced)
     agree = sum(1 for n in notes if n.played == n.best and not n.forced)
     if notes:
@@ -56,7 +56,8 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
         lines.append(f"The searcher agrees with {agree} of {free} decision"
                      f"{'s' if free != 1 else ''} with a choice ({forced} forced); "
                      f"{len(report.mistakes())} mistake{'s' if len(report.mistakes()) != 1 else ''}"
-                     f" losing {100 * report.total_loss():.0f} percentage points in all, "
+                     f" losing {100 * report.total_loss():.0f} percentage points "
+                     f"({report.total_points_loss():.1f} VP) in all, "
                      f"{len(report.within_noise())} other loss"
                      f"{'es' if len(report.within_noise()) != 1 else ''} within noise.")
     if report.final_returns is not None:
@@ -72,25 +73,44 @@ def format_report(report, path: str, top: int = TOP_MISTAKES) -> str:
                          f"{_count(n.played_visits, 'visit')}), "
                          f"searcher: {n.best!r} (estimate {_percent(_value(n, 'best')).strip()}, "
                          f"{_count(n.best_visits, 'visit')}): loss {100 * n.loss:.1f} ± "
-                         f"{100 * n.uncertainty:.1f} points")
+                         f"{100 * n.uncertainty:.1f} points{_vp_loss(n, ', ')}")
         lines.append("")
     else:
         lines.append("No mistakes found.")
         lines.append("")
     width = max([len(n.played) for n in notes] + [len(n.best) for n in notes] + [8])
     lines.append(f"  {'#':>4} {'round':>5}  {'played':<{width}} {'est.':>5}  "
-                 f"{'searcher':<{width}} {'est.':>5} {'loss':>5} {'±':>4}")
+                 f"{'searcher':<{width}} {'est.':>5} {'loss':>5} {'±':>4} {'VP':>5} {'±':>4}")
     points, errors = report.mistake_points, report.mistake_errors
     for n in notes:
         same = n.played == n.best
-        loss = "" if same else f"{100 * n.loss:5.1f} {100 * n.uncertainty:4.1f}"
-        if n.loss > 0 and not n.is_mistake(points, errors):
+        loss = "" if same else f"{100 * n.loss:5.1f} {100 * n.uncertainty:4.1f} {_vp_loss(n)}"
+        if n.lost(report.by) > 0 and not n.is_mistake(points, errors, report.by):
             loss += "  within noise"
         best = "(forced)" if n.forced else "(same)" if same else n.best
         lines.append(f"  {n.index:>4} {n.round:>5}  {n.played:<{width}} "
                      f"{_percent(_value(n, 'played'))}  {best:<{width}} "
                      f"{_percent(_value(n, 'best'))} {loss}".rstrip())
     return "\n".join(lines)
+
+
+def _mistake_words(report) -> str:
+    """What counts as a mistake in `report` (by the estimate or by VP)."""
+    if report.by == "points":
+        return (f"A mistake loses more than {MISTAKE_SCORE:g} VP and more than "
+                f"{report.mistake_errors:g} times its ±; a smaller loss is within noise.")
+    return (f"A mistake loses more than {report.mistake_points:g} "
+            f"point{'s' if report.mistake_points != 1 else ''} and more than "
+            f"{report.mistake_errors:g} times its ±; a smaller loss is within noise.")
+
+
+def _vp_loss(note, before: str = "") -> str:
+    """The loss in victory points with its ± ('' when the note has none)."""
+    if note.points_loss is None:
+        return ""
+    if before:
+        return f"{before}{note.points_loss:.1f} ± {note.points_uncertainty:.1f} VP"
+    return f"{note.points_loss:5.1f} {note.points_uncertainty:4.1f}"
 
 
 def _value(note, which: str) -> float:
@@ -123,10 +143,15 @@ def _value(note, which: str) -> float:
               default=MISTAKE_ERRORS, show_default=True,
               help="... and more than this many times its standard error; a smaller loss "
                    "is shown as within noise.")
+@click.option("--by", type=click.Choice(BY), default="chance", show_default=True,
+              help="Find and rank the mistakes by the loss in the estimate (chance) or in "
+                   f"victory points (points: more than {MISTAKE_SCORE:g} VP and more than "
+                   "--mistake-errors times its ±), which still tells the mistakes apart "
+                   "in a game already won or lost.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @fail_on_input_errors
 def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, mistake_points,
-             mistake_errors, quiet):
+             mistake_errors, by, quiet):
     """Review a game record: for every decision of one seat, the searcher's choice and
     its win probability next to the decision played, the loss, the biggest mistakes
     first, and (--plot) a picture of the seat's chances over the game."""
@@ -148,7 +173,7 @@ def annotate(record, seat, iterations, seconds, seed, as_json, plot, top, mistak
     try:
         report = annotate_record(rec, seat, iterations=iterations, time=seconds, seed=seed,
                                  progress=progress, mistake_points=mistake_points,
-                                 mistake_errors=mistake_errors)
+                                 mistake_errors=mistake_errors, by=by)
     finally:
         if bar is not None:
             bar.close()

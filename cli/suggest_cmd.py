@@ -79,18 +79,49 @@ def format_result(result, state, seat, path) -> str:
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "
-                 f"{'±':>5}")
+                 f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>4}")
     for a in result.actions[:TOP_ALTERNATIVES]:
         lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
-                     f"{_percent(a.estimate):>8}  {100 * a.estimate_error:5.1f}")
+                     f"{_percent(a.estimate):>8}  {100 * a.estimate_error:5.1f}  "
+                     f"{_points(a, seat)}")
     lines.append(f"  estimate: the figure the search ranks by (its visits go to the best): "
                  f"{SEATS[seat]}'s mean result after the decision (about the chance to win, "
                  "plus a little for the score margin) mixed with the best line's evaluation "
                  "(implicit minimax); ±: its standard error")
+    lines.append(f"  points: {SEATS[seat]}'s expected final score after the decision (VP; "
+                 "where a playout stops at the search's horizon, the evaluation's forecast "
+                 "there); lead: the expected margin over the best other seat, ± its standard "
+                 "error")
     if len(result.actions) > TOP_ALTERNATIVES:
         lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
     lines.append("")
-    return "\n".join(lines + _totals(result, seat))
+    return "\n".join(lines + _breakdown(result) + _totals(result, seat))
+
+
+def _points(action, seat) -> str:
+    """A decision's expected points, lead and its ± as columns ('' without them)."""
+    if action.margin is None:
+        return ""
+    return (f"{action.expected_score[seat]:6.1f}  {action.margin:+6.1f}  "
+            f"{action.margin_error:4.1f}")
+
+
+BREAKDOWN_ROWS = 5          # the sources that differ most
+BREAKDOWN_MIN = 0.05        # VP: a smaller difference is not worth a word
+
+
+def _breakdown(result) -> list:
+    """Why the recommendation scores more (or less) than the best rival, in VP
+    by scoring source: the sources that differ most."""
+    data = result.points_breakdown()
+    if data is None:
+        return []
+    rows = sorted((r for r in data["by_source"] if abs(r["difference"]) >= BREAKDOWN_MIN),
+                  key=lambda r: -abs(r["difference"]))[:BREAKDOWN_ROWS]
+    total = data["decision_points"] - data["rival_points"]
+    words = ", ".join(f"{r['difference']:+.1f} {r['source']}" for r in rows) or "no difference"
+    return [f"In points, {data['decision']} against {data['rival']}: {total:+.1f} VP "
+            f"({words})", ""]
 
 
 def _plural(count, word):

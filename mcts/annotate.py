@@ -33,6 +33,14 @@ A mistake is a loss beyond noise: more than `mistake_points` percentage points
 (default 1) and more than `mistake_errors` times its standard error (default
 2). A smaller loss is "within noise": listed with the decisions, not among the
 mistakes. A decision with one legal choice (forced) is never a mistake: loss 0.
+
+Each decision's loss is also given in points of the score sheet
+(`Annotation.points_loss`): the searcher's choice's expected margin over the
+best other seat minus the decision played's (`ActionStats.margin`), with its
+standard error. With by="points" the mistakes are found and ranked by it: a
+loss of more than MISTAKE_SCORE points and more than `mistake_errors` times
+its standard error. So a game already decided, where every alternative wins
+(or loses) in every iteration, still shows what its mistakes cost.
 """
 from __future__ import annotations
 
@@ -47,13 +55,23 @@ from ulm.records import GameRecord, RecordError, replay
 from mcts.search import action_name, search
 
 __all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed", "check_thresholds",
-           "MISTAKE_POINTS", "MISTAKE_ERRORS"]
+           "check_by", "BY", "MISTAKE_POINTS", "MISTAKE_ERRORS", "MISTAKE_SCORE"]
 
 SAME_SEARCH_SHARE = 0.1    # a decision played with this share of the choice's visits is
 #                            judged in the same search
 MISTAKE_POINTS = 1.0    # a mistake loses more than this many percentage points ...
 MISTAKE_ERRORS = 2.0    # ... and more than this many standard errors of the loss
 MAX_MISTAKE_POINTS = 100.0
+BY = ("chance", "points")   # what a review finds and ranks mistakes by: the loss in the
+#                             estimate (about the win chance) or in points of the score sheet
+MISTAKE_SCORE = 1.0         # by points: a mistake loses more than this many points ...
+
+
+def check_by(by) -> str:
+    """`by` if it is one of BY, else ValueError naming it."""
+    if not isinstance(by, str) or by not in BY:
+        raise ValueError(f"by: expected one of {', '.join(BY)}, got {by!r}")
+    return by
 MAX_MISTAKE_ERRORS = 100.0
 
 
@@ -94,6 +112,10 @@ class Annotation:
     played_value: Optional[float] = None    # the search ranks by), and the decision played's;
     best_error: Optional[float] = None      # their standard errors (None: from the win
     played_error: Optional[float] = None    # shares, as a report made before had them)
+    best_margin: Optional[float] = None     # the searcher's choice's and the decision played's
+    played_margin: Optional[float] = None   # expected margin over the best other seat in
+    best_margin_error: Optional[float] = None    # points, with their standard errors (None:
+    played_margin_error: Optional[float] = None  # a report made before had none)
 
     @property
     def forced(self) -> bool:
@@ -122,16 +144,50 @@ class Annotation:
             math.sqrt(_variance(self.played_win, self.played_visits))
         return math.sqrt(best * best + played * played)
 
-    def is_mistake(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS) -> bool:
+    @property
+    def points_loss(self) -> Optional[float]:
+        """What the decision played gives away in points of the score sheet: the
+        searcher's choice's expected margin over the best other seat minus the
+        decision played's (0 for the searcher's own choice and for a forced
+        decision; None without the margins)."""
+        if self.played_action == self.best_action or self.forced:
+            return 0.0
+        if self.best_margin is None or self.played_margin is None:
+            return None
+        return max(0.0, self.best_margin - self.played_margin)
+
+    @property
+    def points_uncertainty(self) -> Optional[float]:
+        """The standard error of `points_loss` (the margins' errors added as
+        independent ones; None without the margins)."""
+        if self.played_action == self.best_action or self.forced:
+            return 0.0
+        if self.points_loss is None:
+            return None
+        return math.hypot(self.best_margin_error or 0.0, self.played_margin_error or 0.0)
+
+    def lost(self, by: str = "chance") -> float:
+        """The loss `by` the estimate (\"chance\") or in points (0 without them)."""
+        return self.loss if by == "chance" else (self.points_loss or 0.0)
+
+    def is_mistake(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS,
+                   by: str = "chance") -> bool:
         """A loss beyond noise: more than `points` percentage points and more than
-        `errors` times its standard error."""
+        `errors` times its standard error; by="points", more than MISTAKE_SCORE
+        points of the score sheet and `errors` times its standard error."""
+        if by == "points":
+            loss = self.points_loss
+            return loss is not None and loss > MISTAKE_SCORE and \
+                loss > errors * self.points_uncertainty
         return self.loss > points / 100.0 and self.loss > errors * self.uncertainty
 
-    def to_dict(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS) -> dict:
+    def to_dict(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS,
+                by: str = "chance") -> dict:
         data = asdict(self)
-        mistake = self.is_mistake(points, errors)
+        mistake = self.is_mistake(points, errors, by)
         data.update(loss=self.loss, uncertainty=self.uncertainty, forced=self.forced,
-                    mistake=mistake, within_noise=self.loss > 0 and not mistake)
+                    points_loss=self.points_loss, points_uncertainty=self.points_uncertainty,
+                    mistake=mistake, within_noise=self.lost(by) > 0 and not mistake)
         return data
 
 
@@ -154,28 +210,36 @@ class AnnotationReport:
     final_returns: Optional[list] = None      # win shares at the end (None if unfinished)
     mistake_points: float = MISTAKE_POINTS    # a mistake: a loss of more points than this
     mistake_errors: float = MISTAKE_ERRORS    # and of more standard errors than this
+    by: str = "chance"                        # mistakes by the estimate's loss, or "points"
+
+    def _is_mistake(self, note) -> bool:
+        return note.is_mistake(self.mistake_points, self.mistake_errors, self.by)
 
     def mistakes(self) -> list:
         """Decisions with a loss beyond noise (`Annotation.is_mistake` with this
-        report's thresholds), the biggest first (never a forced one)."""
-        bad = [n for n in self.notes if n.is_mistake(self.mistake_points, self.mistake_errors)]
-        return sorted(bad, key=lambda n: (-n.loss, n.index))
+        report's thresholds and `by`), the biggest first (never a forced one)."""
+        bad = [n for n in self.notes if self._is_mistake(n)]
+        return sorted(bad, key=lambda n: (-n.lost(self.by), n.index))
 
     def within_noise(self) -> list:
         """Decisions with a loss that is no mistake (within noise), in order."""
-        return [n for n in self.notes
-                if n.loss > 0 and not n.is_mistake(self.mistake_points, self.mistake_errors)]
+        return [n for n in self.notes if n.lost(self.by) > 0 and not self._is_mistake(n)]
 
     def total_loss(self) -> float:
         """The losses of the mistakes, summed (a loss within noise is not counted)."""
         return sum(n.loss for n in self.mistakes())
 
+    def total_points_loss(self) -> float:
+        """The mistakes' losses in points of the score sheet, summed."""
+        return sum(n.points_loss or 0.0 for n in self.mistakes())
+
     def to_dict(self) -> dict:
         return {"seat": self.seat, "players": self.players, "iterations": self.iterations,
                 "time": self.time, "seed": self.seed, "final_returns": self.final_returns,
                 "mistake_points": self.mistake_points, "mistake_errors": self.mistake_errors,
-                "total_loss": self.total_loss(),
-                "decisions": [n.to_dict(self.mistake_points, self.mistake_errors)
+                "total_loss": self.total_loss(), "by": self.by,
+                "total_points_loss": self.total_points_loss(),
+                "decisions": [n.to_dict(self.mistake_points, self.mistake_errors, self.by)
                               for n in self.notes],
                 "mistakes": [n.index for n in self.mistakes()],
                 "within_noise": [n.index for n in self.within_noise()]}
@@ -277,13 +341,14 @@ def _save_figure(fig, path) -> None:
 def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional[float] = None,
              seed: int = 0, progress: Optional[Callable[[int, int], None]] = None,
              mistake_points: float = MISTAKE_POINTS, mistake_errors: float = MISTAKE_ERRORS,
-             **search_options) -> AnnotationReport:
+             by: str = "chance", **search_options) -> AnnotationReport:
     """Annotate every decision of `seat` in `record` (a GameRecord or parsed record data).
 
     progress(done, total) is called after each decision searched. A mistake is a
     loss of more than `mistake_points` percentage points and more than
     `mistake_errors` standard errors (check_thresholds)."""
     mistake_points, mistake_errors = check_thresholds(mistake_points, mistake_errors)
+    by = check_by(by)
     if isinstance(record, dict):
         record = replay(record)
     if not isinstance(record, GameRecord):
@@ -298,7 +363,7 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
     state = game.state
     todo = sum(1 for _ in _own_decisions(record, seat))
     report = AnnotationReport(seat, n, iterations, time, seed, mistake_points=mistake_points,
-                              mistake_errors=mistake_errors)
+                              mistake_errors=mistake_errors, by=by)
     done = 0
     for index, action in enumerate(record.decisions):
         if state.current_player() == seat:
@@ -320,7 +385,9 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
                 legal=len(state.legal_actions()), played_action=action,
                 best_action=best.action, played_estimate=estimate,
                 best_value=best.estimate, played_value=played.estimate,
-                best_error=best.estimate_error, played_error=played.estimate_error))
+                best_error=best.estimate_error, played_error=played.estimate_error,
+                best_margin=best.margin, played_margin=played.margin,
+                best_margin_error=best.margin_error, played_margin_error=played.margin_error))
             done += 1
             if progress is not None:
                 progress(done, todo)

@@ -109,7 +109,8 @@ def test_suggest_shows_the_estimate_and_its_error_beside_each_alternative(tmp_pa
     path.write_text(json.dumps(state_to_position(state, state.current_player())))
     res = run("suggest", path, "--iterations", 20000, "--seed", 0, "--quiet")
     assert res.exit_code == 0, res.output
-    rows = re.findall(r"^  (\S.*?)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)$", res.stdout, re.M)
+    rows = re.findall(r"^  (\S.*?)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)"
+                      r"\s+[\d.]+\s+[-+][\d.]+\s+[\d.]+$", res.stdout, re.M)   # then points
     assert len(rows) >= 2
     figures = [float(r[3]) for r in rows]
     errors = [float(r[4]) for r in rows]

@@ -111,3 +111,205 @@ def test_a_search_without_points_is_the_same_search():
     without.run(400)
     assert with_points.root_stats() == without.root_stats()
     assert without.root_points() == {} and with_points.root_points()
+
+
+# ---------------------------------------------------------------------------
+# A decision that scores at once, and a game already decided
+
+def scoring_position():
+    """Blue's decision in a random 2-player game (seed 3) where a seal scores 2
+    crests at once, put in the last round: the game ends after this round."""
+    state = ulm.Game(players=2, variant="basic").new_game(3)
+    rnd = random.Random(3)
+    while True:
+        if state.is_chance_node():
+            state.resolve_chance()
+            continue
+        names = {action_name(a): a for a in state.legal_actions()}
+        if "seal in Oath House" in names and _scores(state, names["seal in Oath House"]):
+            break
+        state.apply_action(rnd.choice(list(names.values())))
+    return edit(state, round=9), names
+
+
+def _scores(state, action) -> int:
+    """The points the mover scores at once by `action`."""
+    after = state.clone()
+    after.apply_action(action)
+    me = state.current_player()
+    return after.scores()[me] - state.scores()[me]
+
+
+def points_of(result, name):
+    return next(a for a in result.actions if a.name == name)
+
+
+def test_a_decision_that_scores_at_once_shows_its_points():
+    state, names = scoring_position()
+    me = state.current_player()
+    after = state.clone()
+    after.apply_action(names["seal in Oath House"])
+    assert after.score_breakdown(me)["crests"] == state.score_breakdown(me)["crests"] + 2
+    crests = POINT_SOURCES.index("crests")
+    seal, end = (points_of(search(state, iterations=300, seed=1, horizon=-1,
+                                  root_action=names[name]), name)
+                 for name in ("seal in Oath House", "end turn"))
+    assert seal.expected_score[me] >= end.expected_score[me] + 2
+    assert seal.points_by_source[crests] >= end.points_by_source[crests] + 2
+
+
+def test_where_every_alternative_wins_the_points_still_differ():
+    state, _ = scoring_position()
+    me = state.current_player()
+    result = search(state, iterations=2000, seed=1, horizon=-1)
+    garden, oath = points_of(result, "seal in Garden"), points_of(result, "seal in Oath House")
+    assert garden.win_probability[me] == oath.win_probability[me] == 1.0
+    assert garden.margin - oath.margin > 3 * math.hypot(garden.margin_error, oath.margin_error)
+    rows = {row["source"]: row for row in result.to_dict()["points_breakdown"]["by_source"]}
+    assert result.best.name == "seal in Garden"
+    assert rows["coats of arms"]["difference"] > 0 > rows["crests"]["difference"]
+
+
+def decided_game(seed: int = 1):
+    """Red (the greedy bot) far ahead of Blue (random moves), but in the last
+    round it ends a turn with its 3 actions unused; the index of that decision."""
+    from mcts.bots import make_bot
+    from ulm.records import GameRecord
+    rec = GameRecord(players=2, seed=seed)
+    red, blue = make_bot(f"greedy:seed={seed}"), make_bot(f"random:seed={seed}")
+    bad_at = None
+    while not rec.state.is_terminal():
+        state = rec.state
+        raw = state.raw()
+        if state.current_player() != 0:
+            action = blue.choose(state.clone())
+        elif bad_at is None and raw["round"] == 9 and raw["phase"] == 2 and sum(raw["avail"]) == 3:
+            action, bad_at = ulm.ACTION_NAMES.index("end turn"), len(rec.decisions)
+        else:
+            action = red.choose(state.clone())
+        rec.apply(action)
+    return rec, bad_at
+
+
+def test_a_decided_game_s_review_shows_its_losses_in_points():
+    from mcts.annotate import annotate
+    rec, bad_at = decided_game()
+    report = annotate(rec, seat=0, iterations=300, seed=0, by="points")
+    note = next(n for n in report.notes if n.index == bad_at)
+    # the win chances are flat: no loss by them ...
+    assert note.win_before == note.best_win == note.played_win == 1.0
+    assert not note.is_mistake()
+    # ... but the points it gave away are a mistake
+    assert note.points_loss > 1.0 and note.is_mistake(by="points")
+    assert note.points_loss == pytest.approx(note.best_margin - note.played_margin)
+    assert bad_at in [n.index for n in report.mistakes()]
+    losses = [n.points_loss for n in report.mistakes()]
+    assert losses == sorted(losses, reverse=True)
+    data = report.to_dict()
+    assert data["by"] == "points" and bad_at in data["mistakes"]
+    assert data["decisions"][[n.index for n in report.notes].index(bad_at)]["points_loss"] \
+        == note.points_loss
+    by_chance = annotate(rec, seat=0, iterations=300, seed=0)
+    assert bad_at not in [n.index for n in by_chance.mistakes()]
+
+
+def run(*args):
+    from click.testing import CliRunner
+    from cli.main import main
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def decided_record(tmp_path_factory):
+    rec, bad_at = decided_game()
+    path = tmp_path_factory.mktemp("points") / "decided.json"
+    rec.save(path)
+    return path, bad_at
+
+
+def test_annotate_by_points_on_the_command_line(decided_record):
+    import json
+    path, bad_at = decided_record
+    res = run("annotate", path, "--as", "Red", "--iterations", 300, "--by", "points", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["by"] == "points" and bad_at in data["mistakes"]
+    res = run("annotate", path, "--as", "Red", "--iterations", 300, "--by", "points", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "VP" in res.output and "A mistake loses more than 1 VP" in res.output
+    line = next(l for l in res.output.splitlines() if l.startswith(f"  #{bad_at}"))
+    assert "'end turn'" in line and " VP" in line
+
+
+@pytest.mark.parametrize("value", ["1", pytest.param("9" * 400, id="huge"), "-1", "nan", "", "poi", "Punkte",
+                                   "points,chance", "POINTS "])
+def test_annotate_refuses_a_bad_by(decided_record, value):
+    from helpers import assert_input_error
+    path, _ = decided_record
+    res = run("annotate", path, "--as", "Red", "--iterations", 10, "--by", value)
+    assert_input_error(res, "--by")
+
+
+@pytest.mark.parametrize("value", [1, None, float("nan"), "", "poi", "Points", ["points"]])
+def test_the_library_refuses_a_bad_by(value):
+    from mcts.annotate import annotate, check_by
+    with pytest.raises(ValueError, match="by: expected one of chance, points"):
+        check_by(value)
+    rec, _ = decided_game()
+    with pytest.raises(ValueError, match="^by: "):
+        annotate(rec, seat=0, iterations=10, by=value)
+
+
+# ---------------------------------------------------------------------------
+# ulm suggest: the points column, the JSON, what the viewer may know
+
+def test_suggest_shows_the_points_of_each_alternative(tmp_path):
+    import json
+    from ulm.positions import state_to_position
+    state, _ = scoring_position()
+    me = state.current_player()
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(state_to_position(state, me)))
+    res = run("suggest", path, "--iterations", 2000, "--seed", 1, "--quiet")
+    assert res.exit_code == 0, res.output
+    header = next(l for l in res.output.splitlines() if "decision" in l and "visits" in l)
+    assert header.split()[-3:] == ["points", "lead", "±"]
+    rows = {l.split("  ")[1].strip(): l.split() for l in res.output.splitlines()
+            if l.startswith("  seal in") or l.startswith("  end turn")}
+    assert float(rows["seal in Oath House"][-3]) >= float(rows["end turn"][-3]) + 2
+    said = res.output.split("In points, ")[1].splitlines()[0]
+    best, rival = _top_two(res.output)
+    assert said.startswith(f"{best} against {rival}: ") and " VP (" in said
+    res = run("suggest", path, "--iterations", 2000, "--seed", 1, "--json")
+    data = json.loads(res.stdout)
+    by_name = {a["name"]: a for a in data["actions"]}
+    assert by_name["seal in Oath House"]["expected_score"][me] >= \
+        by_name["end turn"]["expected_score"][me] + 2
+    assert {"margin", "margin_error"} <= set(by_name["end turn"])
+    assert data["points_breakdown"]["rival"] == data["actions"][1]["name"]
+
+
+def _top_two(output: str) -> list:
+    """The first two decisions of suggest's table of alternatives."""
+    lines = output.split("Top alternatives")[1].splitlines()[2:4]
+    return [line.split("  ")[1].strip() for line in lines]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_points_come_from_the_viewer_s_knowledge_only(players, tmp_path):
+    import json
+    from leaks import assert_no_leak, assert_same_for_worlds
+    from ulm.positions import state_to_position
+    state = opening(players, seed=7)
+    viewer = state.current_player()
+
+    def points(world):
+        result = search(world, iterations=300, seed=4)
+        return [[a.name, a.expected_score, a.margin, a.points_by_source]
+                for a in result.actions], result.points_breakdown()
+    assert_same_for_worlds(state, viewer, points)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(state_to_position(state, viewer)))
+    res = run("suggest", path, "--iterations", 300, "--json")
+    assert res.exit_code == 0, res.output
+    assert_no_leak(state, viewer, json.loads(res.stdout), "ulm suggest --json")
