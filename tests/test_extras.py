@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 # the modules of the extras web, picture, plot, tune and cluster (numpy is of the core:
 # `ulm train`)
-EXTRA_MODULES = ("starlette", "uvicorn", "cairosvg", "matplotlib", "optuna", "distributed",
-                 "httpx")
+EXTRA_MODULES = ("starlette", "uvicorn", "segno", "cairosvg", "matplotlib", "optuna",
+                 "distributed", "httpx")
 
 
 def test_the_core_imports_no_extra_and_suggests_without_them():
@@ -57,6 +57,8 @@ def _blocked(monkeypatch, *modules):
 @pytest.mark.parametrize("module, args, message", [
     ("uvicorn", ["serve", "--port", "0"], "ulm serve needs the web extra"),
     ("starlette", ["serve", "--port", "0"], "ulm serve needs the web extra"),
+    ("segno", ["serve", "--port", "0", "--host", "127.0.0.1", "--lan", "--games", "OUT"],
+     "ulm serve --lan needs the web extra"),
     ("cairosvg", ["show", "POSITION", "--png", "OUT"], "--png needs the picture extra"),
     ("cairosvg", ["suggest", "POSITION", "--iterations", "50", "--png", "OUT"],
      "--png needs the picture extra"),

@@ -26,10 +26,14 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
 
 Files come and go only as request bodies and downloads: no request names a
 path on the server.
+
+With a token (`ulm serve --lan`, create_app(token=...)) every route, the page and its
+files too, answers 403 to a request without it (class Token).
 """
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import mimetypes
 from pathlib import Path
@@ -79,6 +83,74 @@ class AllowedHosts:
                              f"{names}", 400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class Token:
+    """With `ulm serve --lan`: refuse every request without the server's secret token
+    (403, the JSON error of every other answer). The token comes in the address
+    `ulm serve` printed (?token=, on a GET), as `Authorization: Bearer <token>` or
+    `X-Ulm-Token: <token>` (a script), or in the cookie set when it came in the address
+    (HttpOnly, SameSite=Strict): the browser sends it with every later request of the
+    page, its scripts, event streams and downloads alike."""
+
+    def __init__(self, app, token: str):
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        cookie = _token_cookie(scope)
+        given, where = _token_of(scope, cookie)
+        if given is None or not hmac.compare_digest(given.encode(), self.token):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            problem = (f"{where}: not this server's token" if given is not None else
+                       "token: missing; this server takes requests only with the token "
+                       "`ulm serve --lan` printed: open the address it printed")
+            await _error(f"{problem} (a new one is made at every start)", 403)(
+                scope, receive, send)
+            return
+        if where == "?token" and scope["type"] == "http":
+            send = _keeping(send, f"{cookie}={given}; HttpOnly; SameSite=Strict; Path=/")
+        await self.app(scope, receive, send)
+
+
+def _token_cookie(scope) -> str:
+    """The cookie's name: one for each port, as browsers keep cookies by host alone."""
+    server = scope.get("server")
+    return f"ulm-token-{server[1]}" if server and server[1] else "ulm-token"
+
+
+def _token_of(scope, cookie: str) -> tuple[str | None, str]:
+    """The token a request brings and where: (None, "token") when it brings none."""
+    headers = Headers(scope=scope)
+    if "x-ulm-token" in headers:
+        return headers["x-ulm-token"], "x-ulm-token"
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer":
+        return value.strip(), "authorization"
+    if scope.get("method") in ("GET", "HEAD"):
+        from urllib.parse import parse_qs
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"),
+                         keep_blank_values=True).get("token")
+        if query:
+            return query[0], "?token"
+    from starlette.requests import cookie_parser
+    kept = cookie_parser(headers.get("cookie", "")).get(cookie)
+    return (kept, "cookie") if kept is not None else (None, "token")
+
+
+def _keeping(send, cookie: str):
+    """`send` with the token's cookie added to the answer's headers."""
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            message = dict(message, headers=[*message.get("headers", []),
+                                             (b"set-cookie", cookie.encode())])
+        await send(message)
+    return sending
 
 
 CHANGES = ("POST", "PUT", "PATCH", "DELETE")     # the methods of requests that change something
@@ -336,17 +408,24 @@ def _job_routes(server: Server) -> list:
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
                allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
-               games_file=None) -> Starlette:
+               games_file=None, token: str | None = None) -> Starlette:
     """The web app; its games live in memory, and with `games_file` (a SQLite file,
     cli.web.store) also on disk, where a restarted server finds them.
 
     allowed_hosts: the names the browser may use for the server (the Host header);
     `ulm serve` on 127.0.0.1 allows only local names, so a web page elsewhere cannot
-    reach the server through a name of its own (DNS rebinding)."""
+    reach the server through a name of its own (DNS rebinding).
+
+    token: the secret every request must bring (`ulm serve --lan`; class Token); None
+    asks for none."""
     import math
     if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
             or not math.isfinite(max_seconds) or max_seconds <= 0:
         raise ValueError(f"max_seconds: must be a positive number of seconds, got {max_seconds!r}")
+    if token is not None and (not isinstance(token, str) or len(token) < 16
+                              or not token.isascii() or not token.replace("-", "").replace("_", "").isalnum()):
+        raise ValueError("token: must be 16 or more URL-safe characters "
+                         "(secrets.token_urlsafe), got another value")
     server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
                     max_bots=max_bots)
     if games_file is not None:
@@ -370,6 +449,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     middleware = []
     if allowed_hosts:
         middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))
+    if token is not None:
+        middleware.append(Middleware(Token, token=token))
     middleware.append(Middleware(SameOrigin))
 
     @contextlib.asynccontextmanager
