@@ -16,6 +16,15 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+def worded(exc: Exception, options: dict) -> InputError:
+    """A library's error, which names its setting (`games: at most ...`), worded
+    by the command-line option that gives it (`--games: at most ...`; options:
+    setting -> option)."""
+    name, sep, rest = str(exc).partition(": ")
+    option = options.get(name) if sep else None
+    return InputError(f"{option}: {rest}" if option else str(exc))
+
+
 class FiniteFloatRange(click.FloatRange):
     """click.FloatRange that also refuses nan (it compares false with every bound)
     and infinities (they pass a range open at one end)."""

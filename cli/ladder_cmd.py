@@ -7,13 +7,13 @@ import click
 
 from cli import (
     HELP,
-    InputError,
     fail_on_input_errors,
     json_option,
     players_option,
     plot_note,
     quiet_option,
     seed_option,
+    worded,
     workers_option,
 )
 from mcts import MAX_ITERATIONS
@@ -51,8 +51,9 @@ def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
                            on_rung=None if quiet else lambda r: click.echo(
                                f"rung {r.budget} vs {r.half}: {r.win_rate:.1%} "
                                f"[{r.win_low:.0%}, {r.win_high:.0%}] of {r.games} games"))
-    except TournamentError as exc:
-        raise InputError(str(exc)) from None
+    except TournamentError as exc:       # the tournaments' settings, as the ladder sets them
+        raise worded(exc, {"players": "--players", "bots": "--bot", "games": "--games",
+                           "out_dir": "--out"}) from None
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in rungs], indent=1))
         return

@@ -19,6 +19,7 @@ from cli import (
     quiet_option,
     scheduler_option,
     seed_option,
+    worded,
     workers_option,
 )
 from mcts.bots import BOTS, OPTIONS, PRESETS, make_bot
@@ -33,6 +34,10 @@ from mcts.tournament import (
 )
 from ulm import SEATS
 from ulm.records import RecordError, load_record
+
+# The tournament's settings (mcts.tournament) -> the options that give them.
+TOURNAMENT_OPTIONS = {"players": "--players", "bots": "--bots", "games": "--games",
+                      "board": "--board", "out_dir": "--out"}
 
 
 def _seats(ctx, param, values):
@@ -211,7 +216,7 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
                                      log=lambda text: click.echo(text, err=True),
                                      scheduler=executor)
     except TournamentError as exc:
-        raise InputError(str(exc)) from None
+        raise worded(exc, TOURNAMENT_OPTIONS) from None
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

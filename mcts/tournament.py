@@ -75,29 +75,29 @@ class TournamentConfig:
 def validate_config(cfg: TournamentConfig) -> None:
     from mcts.bots import make_bot
     if not 2 <= cfg.players <= 4:
-        raise TournamentError(f"--players: must be 2, 3 or 4, got {cfg.players}")
+        raise TournamentError(f"players: must be 2, 3 or 4, got {cfg.players}")
     if len(cfg.bots) < 2 and cfg.players > 1 and len(set(cfg.bots)) < 2:
-        raise TournamentError("--bots: name at least two bots (they may be the same spec twice)")
+        raise TournamentError("bots: name at least two bots (they may be the same spec twice)")
     if len(cfg.bots) > cfg.players:
-        raise TournamentError(f"--bots: {len(cfg.bots)} bots for {cfg.players} seats; "
+        raise TournamentError(f"bots: {len(cfg.bots)} bots for {cfg.players} seats; "
                               "name at most one bot per seat")
     if cfg.games < 1:
-        raise TournamentError(f"--games: must be >= 1, got {cfg.games}")
+        raise TournamentError(f"games: must be >= 1, got {cfg.games}")
     if cfg.games > MAX_GAMES:
-        raise TournamentError(f"--games: at most {MAX_GAMES:,}, got {cfg.games:,}")
+        raise TournamentError(f"games: at most {MAX_GAMES:,}, got {cfg.games:,}")
     for spec in cfg.bots:
         try:
             make_bot(spec, cfg.players)
         except ValueError as exc:
-            raise TournamentError(f"--bots: {exc}") from None
+            raise TournamentError(f"bots: {exc}") from None
     if cfg.board is not None:
-        # before --out gets a tournament.json: a typo in the path must not
+        # before out_dir gets a tournament.json: a typo in the path must not
         # leave a folder that refuses the corrected command as "another tournament"
         from ulm.board import BoardError, load_board
         try:
             load_board(cfg.board)
         except BoardError as exc:
-            raise TournamentError(f"--board: {exc}") from None
+            raise TournamentError(f"board: {exc}") from None
 
 
 LOCK_FILE = "tournament.lock"
@@ -113,7 +113,7 @@ def _lock(out: Path):
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise TournamentError(f"--out: {out} is in use by another tournament run (it holds "
+        raise TournamentError(f"out_dir: {out} is in use by another tournament run (it holds "
                               f"{path}); wait for it to finish, or use another folder") from None
     return fd
 
@@ -184,7 +184,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         out.mkdir(parents=True, exist_ok=True)
         lock = _lock(out)
     except OSError as exc:
-        raise TournamentError(f"--out: {out}: {exc.strerror}") from None
+        raise TournamentError(f"out_dir: {out}: {exc.strerror}") from None
     try:
         conf_path = out / "tournament.json"
         if conf_path.exists():
@@ -192,8 +192,8 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
             same = {k: v for k, v in cfg.to_dict().items() if k != "games"}
             if not isinstance(old, dict) or {k: v for k, v in old.items() if k != "games"} != same:
                 raise TournamentError(
-                    f"--out: {out} holds another tournament ({conf_path}); "
-                    "use a new folder, or the same settings (--games may grow) to resume")
+                    f"out_dir: {out} holds another tournament ({conf_path}); "
+                    "use a new folder, or the same settings (the games may grow) to resume")
         games_file = out / "games.jsonl"
         # read (and check) the games played before anything is rewritten
         rows = _read_games(games_file, cfg) if games_file.exists() else []

@@ -191,7 +191,9 @@ def validate(cfg: TuneConfig) -> None:
         from mcts.tournament import validate_config
         validate_config(tc)
     except TournamentError as exc:
-        raise TuneError(str(exc).replace("--bots", "--against")) from None
+        name, _, rest = str(exc).partition(": ")      # the tournament names its settings
+        option = {"bots": "--against", "players": "--players", "games": "--games-per-trial"}
+        raise TuneError(f"{option[name]}: {rest}" if name in option else str(exc)) from None
     if type(cfg.trials) is not int or not 1 <= cfg.trials <= MAX_TRIALS:
         raise TuneError(f"trials: a whole number from 1 to {MAX_TRIALS:,}, got {cfg.trials!r}")
 

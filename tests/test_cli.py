@@ -286,7 +286,7 @@ def test_max_iterations_is_the_compiled_limit():
     state.resolve_chance()
     with pytest.raises(ValueError, match="iterations: at most 2,147,483,647"):
         search(state, iterations=MAX_ITERATIONS + 1)
-    with pytest.raises(TournamentError, match="--games: at most"):
+    with pytest.raises(TournamentError, match="^games: at most"):
         validate_config(TournamentConfig(bots=["random", "greedy"], players=2,
                                         games=MAX_GAMES + 1))
     assert_input_error(run("tournament", "--bots", "random", "greedy", "--games", HUGE), "--games")

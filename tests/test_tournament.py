@@ -212,18 +212,18 @@ def test_a_spec_seed_is_mixed_with_the_deal_and_the_seat():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(bots=["random", "greedy"], players=5, games=4), ["--players", "5"]),
-    (dict(bots=["random", "greedy"], players=1, games=4), ["--players"]),
-    (dict(bots=["random", "greedy"], players=2, games=0), ["--games", "0"]),
-    (dict(bots=["random"], players=2, games=4), ["--bots", "two bots"]),
+    (dict(bots=["random", "greedy"], players=5, games=4), ["players: ", "5"]),
+    (dict(bots=["random", "greedy"], players=1, games=4), ["players: "]),
+    (dict(bots=["random", "greedy"], players=2, games=0), ["games: ", "0"]),
+    (dict(bots=["random"], players=2, games=4), ["bots: ", "two bots"]),
     (dict(bots=["random", "greedy", "random"], players=2, games=4),
-     ["--bots", "3 bots", "2 seats"]),
-    (dict(bots=["random", "ismcts:iterations=-5"], players=2, games=4), ["--bots", "iterations"]),
+     ["bots: ", "3 bots", "2 seats"]),
+    (dict(bots=["random", "ismcts:iterations=-5"], players=2, games=4), ["bots: ", "iterations"]),
     (dict(bots=["random", "ismcts:iteratons=5"], players=2, games=4),
-     ["--bots", "'iteratons'", "did you mean 'iterations'"]),
+     ["bots: ", "'iteratons'", "did you mean 'iterations'"]),
     (dict(bots=["randon", "greedy"], players=2, games=4), ["unknown bot 'randon'", "'random'"]),
     (dict(bots=["random", "greedy"], players=2, games=4, board="/no/such/board.json"),
-     ["--board", "/no/such/board.json"]),
+     ["board: ", "/no/such/board.json"]),
 ])
 def test_bad_settings_are_refused_before_anything_is_written(kwargs, words, tmp_path):
     cfg = TournamentConfig(**kwargs)
@@ -377,7 +377,7 @@ def test_another_tournament_in_the_same_folder_is_refused(tmp_path):
                                    variant="advanced"),
                   TournamentConfig(bots=["random", "greedy"], players=2, games=4, seed=1),
                   TournamentConfig(bots=["greedy", "random"], players=3, games=4, seed=1)):
-        with pytest.raises(TournamentError, match="--out.*another tournament"):
+        with pytest.raises(TournamentError, match="^out_dir: .*another tournament"):
             run_tournament(other, out, workers=1, progress=False)
     assert (out / "games.jsonl").read_text() == before
 
@@ -463,3 +463,34 @@ def test_two_workers_give_the_same_games_as_one(tmp_path):
     for x, y in zip(one["bots"], two["bots"]):
         for key in ("bot", "games", "wins", "win_low", "win_high", "score", "rank", "rating"):
             assert x[key] == y[key], key
+
+
+def test_the_library_names_settings_and_the_command_words_them_as_options(tmp_path):
+    """The library's errors name the tournament's settings (players, bots,
+    games, board, out_dir), never a command-line flag; `ulm tournament`
+    words them as its options."""
+    from click.testing import CliRunner
+    from helpers import assert_input_error
+
+    from cli.main import main
+    from mcts.tournament import MAX_GAMES
+    cases = [(dict(bots=["random", "greedy"], players=5), "players: must be 2, 3 or 4"),
+             (dict(bots=["random"], players=2), "bots: name at least two bots"),
+             (dict(bots=["random", "greedy"], players=2, games=MAX_GAMES + 1), "games: at most"),
+             (dict(bots=["random", "bogus"], players=2), "bots: bot spec 'bogus'"),
+             (dict(bots=["random", "greedy"], players=2, board=str(tmp_path / "none.json")),
+              "board: ")]
+    for fields, message in cases:
+        with pytest.raises(TournamentError) as info:
+            validate_config(TournamentConfig(**{"games": 2, **fields}))
+        assert str(info.value).startswith(message) and "--" not in str(info.value)[:12]
+
+    def run(*args):
+        return CliRunner().invoke(main, ["tournament", *map(str, args), "--quiet"])
+    assert_input_error(run("--bots", "random", "bogus", "--games", 1),
+                       "Error: --bots: bot spec 'bogus'")
+    assert_input_error(run("--bots", "random", "greedy", "--games", 1, "--board",
+                           tmp_path / "none.json"), "Error: --board: ")
+    assert run("--bots", "random", "greedy", "--games", 2, "--out", tmp_path).exit_code == 0
+    assert_input_error(run("--bots", "random", "random", "--games", 2, "--out", tmp_path),
+                       f"Error: --out: {tmp_path} holds another tournament")
