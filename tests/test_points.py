@@ -313,3 +313,76 @@ def test_the_points_come_from_the_viewer_s_knowledge_only(players, tmp_path):
     res = run("suggest", path, "--iterations", 300, "--json")
     assert res.exit_code == 0, res.output
     assert_no_leak(state, viewer, json.loads(res.stdout), "ulm suggest --json")
+
+
+# ---------------------------------------------------------------------------
+# The web companion: the advice in points, a review by points
+
+def test_the_advice_json_carries_each_alternative_s_points():
+    from cli.web.jobs import advice_json
+    state = opening(2)
+    result = search(state, iterations=500, seed=1)
+    data = advice_json(result, state, result.player, top=None)
+    for row, a in zip(data["alternatives"], result.actions):
+        assert row["points"] == round(a.expected_score[result.player], 2)
+        assert (row["lead"], row["lead_error"]) == (round(a.margin, 2), round(a.margin_error, 2))
+    breakdown = data["points_breakdown"]
+    assert (breakdown["decision"], breakdown["rival"]) == (result.actions[0].name,
+                                                           result.actions[1].name)
+    assert {row["source"] for row in breakdown["by_source"]} <= set(POINT_SOURCES)
+
+
+@pytest.fixture
+def client():
+    from starlette.testclient import TestClient
+    from cli.web.app import create_app
+    with TestClient(headers={"content-type": "application/json"},
+                    app=create_app(max_seconds=5, max_upload=400_000),
+                    raise_server_exceptions=False) as c:
+        yield c
+
+
+def _review(client, record):
+    r = client.post("/api/games", json={"mode": "review", "record": record})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_the_web_review_ranks_mistakes_by_points(client):
+    from web_helpers import wait_for
+    rec, bad_at = decided_game()
+    gid = _review(client, rec.to_dict())
+    job = client.post(f"/api/games/{gid}/annotate",
+                      json={"seat": "Red", "seconds": 0.02, "by": "points"}).json()
+    job = wait_for(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "done", job
+    report = job["result"]
+    assert report["by"] == "points"
+    notes = {n["index"]: n for n in report["decisions"]}
+    assert notes[bad_at]["points_loss"] > 0 and notes[bad_at]["played_win"] == 1.0
+    losses = [notes[i]["points_loss"] for i in report["mistakes"]]
+    assert losses == sorted(losses, reverse=True)
+
+
+@pytest.mark.parametrize("value", [1, True, pytest.param("x" * 10_000, id="huge"), -1, "NaN",
+                                   "", "poi", "Punkte", ["points"], {"by": "points"}])
+def test_the_web_review_refuses_a_bad_by(client, value):
+    from web_helpers import error_of
+    gid = _review(client, json_record())
+    message = error_of(client.post(f"/api/games/{gid}/annotate",
+                                   json={"seat": "Red", "seconds": 0.05, "by": value}), 400)
+    assert message.startswith("by: expected one of chance, points")
+
+
+def test_the_web_review_refuses_a_nan_by(client):
+    from web_helpers import error_of
+    gid = _review(client, json_record())
+    body = '{"seat": "Red", "seconds": 0.05, "by": NaN}'
+    message = error_of(client.post(f"/api/games/{gid}/annotate", content=body), 400)
+    assert message.startswith("by: expected one of chance, points")
+
+
+def json_record() -> dict:
+    import json
+    return json.loads((Path(__file__).resolve().parent.parent / "examples" /
+                       "record-2p.json").read_text())

@@ -19,7 +19,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/variation      {"index": k, "line": [ids]}: another line from k
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
     POST   /api/games/{id}/hint           {"seconds": s} -> job
-    POST   /api/games/{id}/annotate       {"seat": s, "seconds": s} -> job   (review)
+    POST   /api/games/{id}/annotate       {"seat": s, "seconds": s, "by": chance|points} -> job   (review)
     GET    /api/jobs/{id}                 progress and result of a search
     GET    /api/jobs/{id}/events          the same as server-sent events, live (text/event-stream)
     DELETE /api/jobs/{id}                 cancel it
@@ -346,7 +346,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def annotate(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
-        job = server.annotate(session, body.get("seat"), body.get("seconds", 0.5))
+        job = server.annotate(session, body.get("seat"), body.get("seconds", 0.5),
+                              body.get("by", "chance"))
         return JSONResponse(job.to_json(), status_code=202)
 
     return [

@@ -298,12 +298,19 @@ class Server:
             return advice
         return self.start_job(job, work)
 
-    def annotate(self, session: WebGame, seat, seconds) -> Job:
-        """mcts.annotate over a record under review, `seconds` a decision."""
+    def annotate(self, session: WebGame, seat, seconds, by="chance") -> Job:
+        """mcts.annotate over a record under review, `seconds` a decision, the
+        mistakes found and ranked `by` the loss in the estimate ("chance") or in
+        victory points ("points")."""
+        from mcts.annotate import check_by
         if not isinstance(session, ReviewGame):
             raise WebError("annotate: only a record under review can be annotated", 409)
         seat = session.annotation_seat(seat)
         per = check_seconds(seconds, self.max_seconds, "seconds")
+        try:
+            by = check_by(by)
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
         moves = sum(1 for p in session.movers if p == seat)
         if not moves:
             raise WebError(f"seat: {SEATS[seat]} made no decision in this record")
@@ -313,7 +320,7 @@ class Server:
 
         def work(job):
             from mcts.annotate import annotate
-            report = annotate(data, seat, time=per,
+            report = annotate(data, seat, time=per, by=by,
                               progress=lambda done, total: job.progress(done / total))
             out = report.to_dict()
             out["seat"] = SEATS[seat]
