@@ -215,7 +215,7 @@ OPTIONS = {
                               "the turn (workers=1)"),
     "weights": (_choice("weights", tuple(WEIGHT_SETS)),
                 "the cut-off evaluation's weights: default (mcts/eval_weights.json) or a "
-                "pinned copy (v0.2)"),
+                "pinned copy (pinned: that of preset=v0.2)"),
     "eval": (_choice("eval", EVALUATIONS),
              "the win chances at the horizon: learned (the default: the model fitted to "
              "self-play, mcts/models/) or linear (the 14-feature evaluation)"),

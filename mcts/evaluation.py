@@ -15,8 +15,9 @@ from positions of self-play, so the cut-off predicts what a full rollout would
 give on average. The weights are data, one set per player count, in
 mcts/eval_weights.json; `python lab/calibrate_eval.py` regenerates them
 (docs/strength.md has the fit). Named sets (`WEIGHT_SETS`) keep copies that do
-not move when that file is refitted: "v0.2" is the evaluation of the v0.2
-search (the `ismcts:preset=v0.2` bot).
+not move when that file is refitted: "pinned" is the evaluation of the search
+of release 0.2 (the `ismcts:preset=v0.2` bot), and the base whose win chances
+the shipped learned models correct (RESIDUAL_WEIGHTS).
 
 The learned evaluation (``evaluation="learned"``, the bots' ``eval=learned``)
 gives the win chances instead: mcts.learned. The predicted scores of the
@@ -33,14 +34,14 @@ from mcts._search import EVAL_WEIGHTS, FEATURE_NAMES, eval_outcome_of
 WEIGHTS_FILE = "eval_weights.json"
 # Named sets of weights: "default" is the current fit, the others are pinned
 # copies (a preset that names one keeps its search when the default is refitted).
-WEIGHT_SETS = {"default": WEIGHTS_FILE, "v0.2": "eval_weights_v0.2.json"}
+WEIGHT_SETS = {"default": WEIGHTS_FILE, "pinned": "eval_weights_pinned.json"}
 # What scores a cut-off rollout: the 14-feature linear function, or the learned model.
 EVALUATIONS = ("linear", "learned")
 # The weights whose win chances a residual learned model corrects: those the
 # training data records (mcts.selfplay), so refitting "default" moves no model.
-RESIDUAL_BASE = "v0.2"
+RESIDUAL_WEIGHTS = "pinned"
 
-__all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "RESIDUAL_BASE", "WEIGHTS_FILE",
+__all__ = ["EVAL_WEIGHTS", "EVALUATIONS", "FEATURE_NAMES", "RESIDUAL_WEIGHTS", "WEIGHTS_FILE",
            "WEIGHT_SETS", "eval_parameters", "predict", "win_chances"]
 
 

@@ -19,7 +19,7 @@ from ulm.jsonfile import write_atomically
 
 from mcts import features as F
 from mcts._search import eval_outcome_of
-from mcts.evaluation import RESIDUAL_BASE, eval_parameters
+from mcts.evaluation import RESIDUAL_WEIGHTS, eval_parameters
 
 MODEL_FORMAT = "ulm-eval-model/1"
 EPS = 1e-12
@@ -129,7 +129,7 @@ class Model:
         data = {"features": F.encode(state)[None, :], "meta": {"players": n}}
         base = None
         if self.meta.get("residual"):
-            chances = eval_outcome_of(state, *eval_parameters(n, RESIDUAL_BASE))[1]
+            chances = eval_outcome_of(state, *eval_parameters(n, RESIDUAL_WEIGHTS))[1]
             base = np.log(np.clip(np.asarray([chances], dtype=np.float64), EPS, 1.0))
         return self.win_chances(seat_inputs(data, [0], self.meta["inputs"]), base)[0].tolist()
 

@@ -138,14 +138,14 @@ def play_selfplay_game(args) -> dict:
     import ulm
     from mcts import _search
     from mcts.bots import make_bot, search_options
-    from mcts.evaluation import RESIDUAL_BASE, eval_parameters
+    from mcts.evaluation import RESIDUAL_WEIGHTS, eval_parameters
     from mcts.games import bot_seed, ranks_of
     from mcts.search import search
     game, game_seed, players, spec, variant, sample, horizon, value_iterations = args
     bots = [make_bot(spec) for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.reseed(bot_seed(bot.seed, game_seed, seat))
-    score_w, win_w = eval_parameters(players, RESIDUAL_BASE)
+    score_w, win_w = eval_parameters(players, RESIDUAL_WEIGHTS)
     state = ulm.Game(players=players, variant=variant).new_game(game_seed)
     feats, base, ewin, escore, rounds, movers, values = [], [], [], [], [], [], []
     step = 0

@@ -564,7 +564,7 @@ def test_v02_preset_gives_the_pinned_bench_signature():
     state.apply_action_string("draw")
     state.resolve_chance()
     opts = dict(search_options("v0.2"), rollout="random")
-    assert opts["weights"] == "v0.2"
+    assert opts["weights"] == "pinned"
     r = search(state, iterations=5000, seed=12345, workers=1, **opts)
     assert r.tree_nodes == SIGNATURE["tree_nodes"]
     assert {a.name: a.visits for a in r.actions} == SIGNATURE["root_visits"]
@@ -576,7 +576,7 @@ def test_v02_preset_writes_every_option_out():
     preset = PRESETS["v0.2"]
     assert set(PRESETS["default"]) <= set(preset)
     assert all(v is not None for v in preset.values())
-    assert eval_parameters(4, "v0.2") and preset["weights"] == "v0.2"
+    assert eval_parameters(4, "pinned") and preset["weights"] == "pinned"
     with pytest.raises(ValueError, match="weights"):
         make_bot("ismcts:weights=v9")
     with pytest.raises(ValueError, match="weights"):
@@ -587,8 +587,8 @@ def test_weights_of_the_wrong_length_name_their_file(monkeypatch):
     import mcts.evaluation as ev
     bad = {"players": {"2": {"score_weights": [0.0] * 3, "win_weights": [0.0] * 3}}}
     monkeypatch.setattr(ev, "_table", lambda name="default": bad)
-    with pytest.raises(ValueError, match="eval_weights_v0.2.json: 2 players: score_weights"):
-        ev.eval_parameters(2, "v0.2")
+    with pytest.raises(ValueError, match="eval_weights_pinned.json: 2 players: score_weights"):
+        ev.eval_parameters(2, "pinned")
 
 
 def fresh_push():

@@ -343,7 +343,7 @@ def test_a_residual_model_corrects_the_v02_evaluation(tiny):
     from mcts._search import eval_outcome_of
     from mcts.evaluation import eval_parameters
     zero = Model({"w": np.zeros_like(model.params["w"])}, model.mean, model.std, model.meta)
-    v02 = eval_outcome_of(state, *eval_parameters(2, "v0.2"))[1]
+    v02 = eval_outcome_of(state, *eval_parameters(2, "pinned"))[1]
     assert zero.win_chances_of(state) == pytest.approx(v02, abs=1e-9)
     assert model.win_chances_of(state) != pytest.approx(v02, abs=1e-6)
     v = report["validation"]
