@@ -242,11 +242,11 @@ PRESETS = {
                 "eval": DEFAULT_EVALUATION},
     # The default search of release 0.2, every value written out (not taken from
     # the defaults above, which may change) and its own copy of the evaluation's
-    # weights (mcts/eval_weights_v0.2.json): a fixed reference for strength
+    # weights (mcts/eval_weights_pinned.json): a fixed reference for strength
     # figures. tests/test_search_options.py checks it repeats that search exactly.
     "v0.2": {"iterations": 1000, "c": 2.0, "rollout": "heuristic", "margin": 0.1,
              "chance": "open", "horizon": 8, "bias": 0.0, "mast": 0.0, "final": "visits",
-             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "v0.2",
+             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "pinned",
              "eval": "linear"},
 }
 

@@ -44,7 +44,7 @@ from ulm.decisions import decision_label
 from mcts._search import POINT_SOURCE_COUNT
 from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
                           ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.evaluation import EVALUATIONS, RESIDUAL_BASE, WEIGHT_SETS, eval_parameters
+from mcts.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
 from mcts.learned import learned_weights
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
@@ -607,7 +607,7 @@ def evaluation_options(players: int, horizon: int, evaluation: str = DEFAULT_EVA
     """The Searcher's options that score a rollout cut off at `horizon` turns
     (none for -1): the linear evaluation of `weights`, and with the learned
     one its model's weights. A residual model corrects the chances of
-    RESIDUAL_BASE, the weights it was fitted against, whatever `weights` is."""
+    RESIDUAL_WEIGHTS, the weights it was fitted against, whatever `weights` is."""
     if horizon < 0:
         return {}
     score_weights, win_weights = eval_parameters(players, weights)
@@ -616,7 +616,7 @@ def evaluation_options(players: int, horizon: int, evaluation: str = DEFAULT_EVA
         model_weights, residual = learned_weights(players, model)
         options.update(learned_weights=model_weights, learned_residual=residual)
         if residual:
-            options["eval_win_weights"] = eval_parameters(players, RESIDUAL_BASE)[1]
+            options["eval_win_weights"] = eval_parameters(players, RESIDUAL_WEIGHTS)[1]
     return options
 
 
