@@ -344,7 +344,8 @@ def test_the_page_shows_estimates_rings_only_mistakes_and_says_within_noise(serv
     assert ringed == {i for i, n in notes.items() if n["mistake"] and n["loss"] >= 0.1}
     noise = [i for i, n in notes.items() if n["within_noise"]]
     assert noise, "a review of 0.2 s a decision has losses within noise"
-    page.evaluate(f"goto({noise[0]})")         # as a click on its dot (dots may overlap)
+    # its dot clicked (the event sent to the dot itself: dots may overlap)
+    page.dispatch_event(f"#plot svg circle[data-index='{noise[0]}']", "click")
     page.wait_for_function(f"game.index === {noise[0]} && game.hint !== null")
     advice = page.text_content("#advice")
     assert "Within noise" in advice and "estimate" in advice
