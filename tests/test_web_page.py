@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "cli" / "web" / "static"
 MODULES = sorted(STATIC.glob("*.js"))
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
-IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"';]*?\bfrom\s+["']([^"']+)["']|import\(["']([^"']+)["']\)""",
-                    re.M)
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"';]*?\bfrom\s+["']([^"']+)["']"""
+                    r"""|import\(["']([^"']+)["']\)""", re.M)
 JSON = {"content-type": "application/json"}
 
 
