@@ -188,6 +188,27 @@ def test_the_token_in_a_foreign_place_is_refused(lan):
     assert _state(c, ids) == before
 
 
+def test_a_websocket_without_the_token_is_refused():
+    """The app has no websocket route; one added later is guarded all the same."""
+    from starlette.websockets import WebSocketDisconnect
+    app = _lan_app()
+
+    async def hello(ws):
+        await ws.accept()
+        await ws.send_text("hello")
+        await ws.close()
+    from starlette.routing import WebSocketRoute
+    app.router.routes.append(WebSocketRoute("/ws", hello))
+    with TestClient(app, base_url=BASE) as c:
+        for headers in ({}, {"x-ulm-token": "wrong"}, {"cookie": f"ulm-token-8765={TOKEN}x"}):
+            with pytest.raises(WebSocketDisconnect) as refused:
+                with c.websocket_connect("ws://127.0.0.1:8765/ws", headers=headers):
+                    pass
+            assert refused.value.code == 1008       # closed for a policy: never accepted
+        with c.websocket_connect("ws://127.0.0.1:8765/ws", headers={"x-ulm-token": TOKEN}) as ws:
+            assert ws.receive_text() == "hello"
+
+
 def test_the_address_with_the_token_sets_the_cookie_the_page_keeps(lan):
     c, ids = lan
     r = c.get(f"/?token={TOKEN}")

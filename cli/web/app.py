@@ -36,6 +36,7 @@ import contextlib
 import hmac
 import json
 import mimetypes
+import re
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -83,6 +84,9 @@ class AllowedHosts:
                              f"{names}", 400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,}")     # secrets.token_urlsafe's, long enough
 
 
 class Token:
@@ -423,8 +427,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
             or not math.isfinite(max_seconds) or max_seconds <= 0:
         raise ValueError(f"max_seconds: must be a positive number of seconds, got {max_seconds!r}")
-    if token is not None and (not isinstance(token, str) or len(token) < 16
-                              or not token.isascii() or not token.replace("-", "").replace("_", "").isalnum()):
+    if token is not None and not (isinstance(token, str) and TOKEN_FORM.fullmatch(token)):
         raise ValueError("token: must be 16 or more URL-safe characters "
                          "(secrets.token_urlsafe), got another value")
     server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
