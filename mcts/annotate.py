@@ -52,7 +52,7 @@ import math
 from ulm import derive_seed
 from ulm.records import GameRecord, RecordError, replay
 
-from mcts.search import action_name, search
+from mcts.search import action_name, search, search_params
 
 __all__ = ["Annotation", "AnnotationReport", "annotate", "decision_seed", "check_thresholds",
            "check_by", "BY", "MISTAKE_POINTS", "MISTAKE_ERRORS", "MISTAKE_SCORE"]
@@ -344,6 +344,10 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
              by: str = "chance", **search_options) -> AnnotationReport:
     """Annotate every decision of `seat` in `record` (a GameRecord or parsed record data).
 
+    The search of each decision: `search_options` (params=SearchParams and/or
+    its fields, as mcts.search takes them) with the budget iterations / time
+    (none of them: 2000 iterations), checked before the first search.
+
     progress(done, total) is called after each decision searched. A mistake is a
     loss of more than `mistake_points` percentage points and more than
     `mistake_errors` standard errors (check_thresholds)."""
@@ -356,8 +360,11 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
     n = record.game.num_players
     if not 0 <= seat < n:
         raise RecordError(f"seat: no seat {seat} in a {n}-player game")
-    if iterations is None and time is None:
+    base = search_options.pop("params", None)
+    if iterations is None and time is None and base is None:
         iterations = 2000
+    params = search_params(base, iterations, time, **search_options)
+    iterations, time = params.iterations, params.time
     game = GameRecord(players=n, variant=record.game.variant, seed=record.seed,
                       board=record.board)
     state = game.state
@@ -367,15 +374,13 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
     done = 0
     for index, action in enumerate(record.decisions):
         if state.current_player() == seat:
-            result = search(state, iterations=iterations, time=time,
-                            seed=decision_seed(seed, index), **search_options)
+            result = search(state, params=params.replace(seed=decision_seed(seed, index)))
             best = result.best
             played, estimate = _same_search(result, action), "same search"
             if played is None:
                 # the decision played, searched alone at the same root with the same budget
-                own = search(state, iterations=iterations, time=time,
-                             seed=decision_seed(seed, index + 1_000_003), root_action=action,
-                             **search_options)
+                own = search(state, params=params.replace(
+                    seed=decision_seed(seed, index + 1_000_003)), root_action=action)
                 played, estimate = own.best, "own search"
             report.notes.append(Annotation(
                 index=index, round=state.raw()["round"] + 1, played=action_name(action),

@@ -41,20 +41,14 @@ from ulm.numbers import parse_seed, shown
 from mcts import _search
 from mcts.evaluation import EVALUATIONS, WEIGHT_SETS
 from mcts.learned import learned_weights, search_weights
-from mcts.search import (CHANCE_MODES, DEFAULT_CHANCE, DEFAULT_EVALUATION, DEFAULT_EXPLORE,
-                         DEFAULT_FINAL, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS,
-                         ROLLOUTS,
-                         check_minimax, check_workers,
-                         default_c, default_minimax, search)
+from mcts.params import (CHANCE_MODES, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
+                         FINALS, FULL_ROLLOUT_C, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_ITERATIONS,
+                         MAX_SECONDS, MAX_WEIGHT, MAX_WORKERS, ROLLOUTS, SearchParams,
+                         check_workers)
+from mcts.params import PRESETS as PRESET_PARAMS
+from mcts.search import search
 
 
-# the largest horizon: a whole game is 10 rounds of at most 4 players
-MAX_HORIZON_ROUNDS = 10
-MAX_HORIZON = 4 * MAX_HORIZON_ROUNDS
-# the largest c, margin and bias: far beyond any useful weight, and the search's
-# sums of them stay finite
-MAX_WEIGHT = 1000.0
 SHOWN_SPEC_CHARS = 200      # a longer spec is quoted by its start in messages
 
 
@@ -224,51 +218,27 @@ OPTIONS = {
                            "model by name (learned-2p-v2)"),
 }
 
-# Named sets of defaults of the ismcts bot. "baseline" is the search of the
-# previous release exactly (open-loop chance, full heuristic rollouts, c 0.7,
-# no reuse); every strength claim is measured against it in one run.
-PRESETS = {
-    "baseline": {"iterations": 1000, "c": FULL_ROLLOUT_C, "rollout": "heuristic", "margin": 0.1,
-                 "chance": "open", "horizon": -1, "bias": 0.0, "mast": 0.0,
-                 "final": "visits", "reuse": False, "explore": "fixed", "minimax": 0.0,
-                 "eval": "linear"},
-    # c None: by the exploration and the horizon (search.default_c); minimax None:
-    # by the horizon (search.default_minimax); horizon None: by the evaluation
-    # (search.default_horizon)
-    "default": {"iterations": 1000, "c": None, "rollout": DEFAULT_ROLLOUT,
-                "margin": DEFAULT_MARGIN_WEIGHT, "chance": DEFAULT_CHANCE,
-                "horizon": None, "bias": 0.0, "mast": 0.0, "final": DEFAULT_FINAL,
-                "reuse": False, "explore": DEFAULT_EXPLORE, "minimax": None,
-                "eval": DEFAULT_EVALUATION},
-    # The default search of release 0.2, every value written out (not taken from
-    # the defaults above, which may change) and its own copy of the evaluation's
-    # weights (mcts/eval_weights_pinned.json): a fixed reference for strength
-    # figures. tests/test_search_options.py checks it repeats that search exactly.
-    "v0.2": {"iterations": 1000, "c": 2.0, "rollout": "heuristic", "margin": 0.1,
-             "chance": "open", "horizon": 8, "bias": 0.0, "mast": 0.0, "final": "visits",
-             "reuse": False, "explore": "scaled", "minimax": 0.3, "weights": "pinned",
-             "eval": "linear"},
-}
+# Named sets of defaults of the ismcts bot (`preset=NAME`), in spec words: the
+# SearchParams of mcts.params.PRESETS, the one table.
+PRESETS = {name: params.spec_options() for name, params in PRESET_PARAMS.items()}
 
 
-def search_options(config: dict) -> dict:
-    """The keyword arguments of `mcts.search` for a bot config or a preset's name."""
-    if isinstance(config, str):
-        config = PRESETS[config]
-    explore = config["explore"]
-    c = config["c"] if config["c"] is not None else default_c(config["horizon"], explore)
-    return {"c": c, "rollout": config["rollout"], "margin_weight": config["margin"],
-            "chance": config["chance"], "horizon": config["horizon"], "bias": config["bias"],
-            "mast": config["mast"], "final": config["final"], "explore": explore,
-            "minimax": (config["minimax"] if config["minimax"] is not None
-                        else default_minimax(config["horizon"])),
-            # a model file of its own implies the learned evaluation
-            "evaluation": "learned" if config.get("model") else config["eval"],
-            **({"model": config["model"]} if config.get("model") else {}),
-            # a named set of weights only where the config names one (the other
-            # presets search with the current weights; their options also build
-            # a Searcher directly, which takes weights themselves)
-            **({"weights": config["weights"]} if config.get("weights") else {})}
+def search_options(config) -> dict:
+    """The keyword arguments of `mcts.search` for a bot config or a preset's
+    name (c and minimax resolved as the search resolves them; no budget)."""
+    params = PRESET_PARAMS[config] if isinstance(config, str) else SearchParams.from_options(config)
+    # c and minimax by the horizon: "Nr" is as much a cut-off as turns, whatever the players
+    options = {"c": params.resolved_c(players=1), "rollout": params.rollout,
+               "margin_weight": params.margin_weight, "chance": params.chance,
+               "horizon": params.horizon, "bias": params.bias, "mast": params.mast,
+               "final": params.final, "explore": params.explore,
+               "minimax": params.resolved_minimax(players=1),
+               "evaluation": params.evaluation.kind}
+    if params.evaluation.model:
+        options["model"] = params.evaluation.model
+    if params.evaluation.weights != "default":
+        options["weights"] = params.evaluation.weights
+    return options
 
 
 def _options(*names) -> dict:
@@ -369,11 +339,16 @@ class IsmctsBot(_SearchBot):
 
     def __init__(self, **options):
         super().__init__(**options)
-        if self.config["minimax"] is not None:
-            check_minimax(self.config["minimax"], self.config["horizon"])
+        self.params             # options that do not go together are refused here
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
+
+    @property
+    def params(self) -> SearchParams:
+        """The bot's search (mcts.params.SearchParams; seed: the bot's, which
+        each decision derives its own from)."""
+        return SearchParams.from_options(self.config, determinize=self.determinize)
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
@@ -391,19 +366,16 @@ class IsmctsBot(_SearchBot):
         return self._tree
 
     def _choose(self, state):
-        cfg = self.config
-        seed = self._next_seed()
-        reuse = cfg["reuse"] and cfg["workers"] == 1
+        params = self.params.replace(seed=self._next_seed())
+        seed = params.seed
+        reuse = params.reuse and params.workers == 1
         tree = self._reused_tree(state, seed) if reuse else None
         self._tree = self._expected = None
         legal = state.legal_actions()
         if len(legal) == 1:         # a bot needs no estimate of a forced decision
             self.last_result = None
             return legal[0]
-        self.last_result = search(state, iterations=cfg["iterations"], time=cfg.get("time"),
-                                  seed=seed, workers=cfg["workers"],
-                                  determinize=self.determinize, tree=tree,
-                                  progress=self.progress, **search_options(cfg))
+        self.last_result = search(state, params=params, tree=tree, progress=self.progress)
         action = self.last_result.best_action
         if reuse and self.last_result.tree is not None:
             after = state.clone()

@@ -42,58 +42,28 @@ from ulm import SOURCES, derive_seed
 from ulm.decisions import decision_label
 
 from mcts._search import POINT_SOURCE_COUNT
-from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY, NODE_BYTES,
-                          ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
+from mcts._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY,  # noqa: F401
+                          NODE_BYTES, ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
+from mcts.evaluation import RESIDUAL_WEIGHTS, eval_parameters
 from mcts.learned import learned_weights
+# the options of a search, their defaults and bounds live in mcts.params (one
+# SearchParams); they are named here too, where callers have found them
+from mcts.params import (DEFAULT_C, DEFAULT_CHANCE, DEFAULT_EVALUATION,  # noqa: F401
+                         DEFAULT_EXPLORE, DEFAULT_FINAL, DEFAULT_HORIZONS, DEFAULT_ITERATIONS,
+                         DEFAULT_MARGIN_WEIGHT, DEFAULT_MINIMAX, DEFAULT_ROLLOUT, FINALS,
+                         FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, SCALED_C,
+                         Evaluation, SearchParams, check_minimax, check_workers, default_c,
+                         default_horizon, default_minimax, horizon_turns)
 
-# UCB's exploration constant suits the spread of the rewards: rollouts played
-# to the end are won or lost (0/1), the cut-off's win chances lie much closer
-# together (docs/strength.md, "The evaluation"). The default search scales
-# its exploration by the spread it sees (explore="scaled"); with a fixed one,
-# c=None picks by the horizon.
-DEFAULT_EXPLORE = "scaled"
-SCALED_C = 2.0                  # explore="scaled": c x the rewards' standard deviation
-DEFAULT_C = 0.25                # explore="fixed", rollouts cut off and evaluated
-FULL_ROLLOUT_C = 0.7            # explore="fixed", rollouts to the end: the baseline preset, pimc
-DEFAULT_ITERATIONS = 1000
-# The bounds of a budget. Iterations: the compiled tree counts visits in 32-bit
-# integers (mcts/_search.pxd), so one search stops short of 2**31 iterations.
-# Time: an hour is past any advice a player waits for; the tree itself stops
-# growing at max_nodes (DEFAULT_MAX_NODES: 512 MiB of nodes a tree, 768 with
-# minimax values), so memory stays bounded however long a search runs.
-MAX_ITERATIONS = 2 ** 31 - 1
-MAX_SECONDS = 3600.0
-DEFAULT_MARGIN_WEIGHT = 0.1
-DEFAULT_ROLLOUT = "heuristic"   # stronger than "random" at equal time (8-2 in 2-player games)
-DEFAULT_CHANCE = "open"
-# Where rollouts are cut off and scored, by the evaluation that scores them:
-# the learned models are fitted to the position two turns after a turn start
-# (docs/training.md); the linear evaluation plays best at 8 turns, 2 rounds of
-# 4 players or 4 of 2 (docs/strength.md).
-DEFAULT_HORIZONS = {"learned": 2, "linear": 8}
-DEFAULT_FINAL = "visits"
-DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
-DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.evaluation.EVALUATIONS)
-FINALS = ("visits", "value")
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
 MERGE_RESERVE = 0.05   # part of a time budget (at most 50 ms) left for collecting the trees
 
 
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-MAX_WORKERS = max(_cpus(), 8)
-
 __all__ = ["ActionStats", "LineStep", "SearchResult", "search", "principal_line", "shows_hidden",
            "action_name", "NODE_BYTES", "MAX_ITERATIONS", "MAX_WORKERS", "SIGNAL_CHECK_SECONDS",
            "ROLLOUTS", "DEFAULT_C", "FULL_ROLLOUT_C", "SCALED_C", "DEFAULT_ITERATIONS",
-           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT"]
+           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_ROLLOUT", "SearchParams", "Evaluation"]
 
 
 def action_name(action: int) -> str:
@@ -566,190 +536,96 @@ def _worker_main(conn, state, options, iterations, deadline, counter, index, par
         os._exit(0)
 
 
-def _check_budget(iterations, time):
-    if iterations is None and time is None:
-        iterations = DEFAULT_ITERATIONS
-    if iterations is not None:
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise ValueError(f"iterations: must be a positive whole number, got {iterations!r}")
-        if iterations > MAX_ITERATIONS:
-            raise ValueError(f"iterations: at most {MAX_ITERATIONS:,} (the search counts visits "
-                             f"in 32 bits), got {iterations:,}")
-    if time is not None:
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 \
-                or math.isinf(time):
-            raise ValueError(f"time: must be a positive number of seconds, got {time!r}")
-        if time > MAX_SECONDS:
-            raise ValueError(f"time: at most {MAX_SECONDS:g} seconds, got {time:g}")
-        time = float(time)
-    return iterations, time
-
-
-def horizon_turns(horizon, players: int) -> int:
-    """The rollout horizon in turns: an int is turns (-1: to the end), "Nr" is N
-    rounds (N times the number of players)."""
-    if isinstance(horizon, str) and horizon.endswith("r") and horizon[:-1].isdigit():
-        return int(horizon[:-1]) * players
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < -1:
-        raise ValueError(f"horizon: must be -1 (to the end), a number of turns >= 0 or "
-                         f"rounds as 'Nr', got {horizon!r}")
-    return horizon
-
-
-def default_horizon(evaluation=DEFAULT_EVALUATION) -> int:
-    """The rollout horizon in turns when none is given: the one the evaluation
-    scores best (DEFAULT_HORIZONS)."""
-    return DEFAULT_HORIZONS[evaluation]
-
-
-def evaluation_options(players: int, horizon: int, evaluation: str = DEFAULT_EVALUATION,
+def evaluation_options(players: int, horizon: int, evaluation=DEFAULT_EVALUATION,
                        weights: str = "default", model: Optional[str] = None) -> dict:
     """The Searcher's options that score a rollout cut off at `horizon` turns
-    (none for -1): the linear evaluation of `weights`, and with the learned
+    (none for -1) by `evaluation` (an Evaluation, or its kind with `weights`
+    and `model`): the linear evaluation of its weights, and with the learned
     one its model's weights. A residual model corrects the chances of
-    RESIDUAL_WEIGHTS, the weights it was fitted against, whatever `weights` is."""
+    RESIDUAL_WEIGHTS, the weights it was fitted against, whatever the weights are."""
+    if not isinstance(evaluation, Evaluation):
+        evaluation = Evaluation(evaluation, weights, model)
     if horizon < 0:
         return {}
-    score_weights, win_weights = eval_parameters(players, weights)
+    score_weights, win_weights = eval_parameters(players, evaluation.weights)
     options = dict(eval_weights=score_weights, eval_win_weights=win_weights)
-    if evaluation == "learned":
-        model_weights, residual = learned_weights(players, model)
+    if evaluation.kind == "learned":
+        model_weights, residual = learned_weights(players, evaluation.model)
         options.update(learned_weights=model_weights, learned_residual=residual)
         if residual:
             options["eval_win_weights"] = eval_parameters(players, RESIDUAL_WEIGHTS)[1]
     return options
 
 
-def default_c(horizon, explore=DEFAULT_EXPLORE) -> float:
-    """UCB's constant: SCALED_C with explore="scaled"; with "fixed", DEFAULT_C
-    for rollouts cut off (turns or "Nr" rounds), FULL_ROLLOUT_C for rollouts
-    to the end (-1)."""
-    if explore == "scaled":
-        return SCALED_C
-    return FULL_ROLLOUT_C if horizon == -1 else DEFAULT_C
+def searcher_options(params: SearchParams, players: int) -> dict:
+    """The compiled Searcher's keyword arguments (mcts._search.Searcher, whose
+    own defaults are the baseline's) for `params` in a game of `players`, the
+    evaluation's numbers included; c, minimax and the horizon resolved."""
+    horizon = params.horizon_turns(players)
+    options = dict(c=params.resolved_c(players), rollout=params.rollout,
+                   margin_weight=float(params.margin_weight), determinize=params.determinize,
+                   max_nodes=params.max_nodes, chance=params.chance, horizon=horizon,
+                   bias=float(params.bias), mast=float(params.mast), explore=params.explore,
+                   minimax=params.resolved_minimax(players))
+    options.update(evaluation_options(players, horizon, params.evaluation))
+    return options
 
 
-def default_minimax(horizon) -> float:
-    """Implicit minimax's weight when none is given: DEFAULT_MINIMAX where
-    rollouts are cut off and evaluated (a horizon in turns or as "Nr"), 0
-    where they play to the end (-1: there is no evaluation to back up)."""
-    return 0.0 if horizon == -1 else DEFAULT_MINIMAX
-
-
-def check_minimax(minimax, horizon) -> float:
-    """`minimax` as a float if it is a weight from 0 to 1 that goes with
-    `horizon` (a positive weight needs the evaluation, so a horizon), else
-    ValueError."""
-    if isinstance(minimax, bool) or not isinstance(minimax, (int, float)) or not 0 <= minimax <= 1:
-        raise ValueError(f"minimax: must be a weight from 0 to 1, got {minimax!r}")
-    if minimax > 0 and horizon == -1:
-        raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
-                         "(not -1)")
-    return float(minimax)
-
-
-def check_workers(workers) -> int:
-    """`workers` if it is a whole number from 1 to MAX_WORKERS, else ValueError."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
-    if workers > MAX_WORKERS:
-        raise ValueError(f"workers: at most {MAX_WORKERS} (this machine has {_cpus()} CPUs; "
-                         f"more trees than cores only slice the budget thinner), got {workers}")
-    return workers
+def search_params(params: Optional[SearchParams] = None, iterations: Optional[int] = None,
+                  time: Optional[float] = None, **options) -> SearchParams:
+    """`params` (default: SearchParams()) with the options given as keyword
+    arguments (SearchParams' fields; evaluation= may name the evaluation's
+    kind, weights= and model= its weights and model), checked once. A budget
+    given (iterations or time) replaces the params' budget."""
+    if params is None:
+        params = SearchParams(iterations=iterations, time=time)
+    elif not isinstance(params, SearchParams):
+        raise ValueError(f"params: must be a SearchParams, got {type(params).__name__}")
+    elif iterations is not None or time is not None:
+        options.update(iterations=iterations, time=time)
+    return params.replace(**options) if options else params
 
 
 def search(state, iterations: Optional[int] = None, time: Optional[float] = None, *,
-           c: Optional[float] = None, rollout: str = DEFAULT_ROLLOUT, seed: int = 0,
-           workers: int = 1,
+           params: Optional[SearchParams] = None,
            progress: Optional[Callable[[int, float], None]] = None,
-           margin_weight: float = DEFAULT_MARGIN_WEIGHT, determinize: bool = True,
-           max_nodes: int = DEFAULT_MAX_NODES, chance: str = DEFAULT_CHANCE,
-           horizon=None, bias: float = 0.0, mast: float = 0.0,
-           final: str = DEFAULT_FINAL, explore: str = DEFAULT_EXPLORE,
-           minimax: Optional[float] = None, weights: str = "default",
-           evaluation: str = DEFAULT_EVALUATION, model: Optional[str] = None,
-           tree: Optional[Searcher] = None, root_action: Optional[int] = None) -> SearchResult:
+           tree: Optional[Searcher] = None, root_action: Optional[int] = None,
+           **options) -> SearchResult:
     """Search the decision of the player to move in `state` (ISMCTS).
 
-    iterations / time: the budget (both: whichever ends first; neither:
-    DEFAULT_ITERATIONS). With the same seed, iteration budget and workers the
-    result is the same exactly. c: UCB exploration constant (None: by
-    `default_c`). explore: "scaled" (the default) multiplies c by the
-    standard deviation of the mover's rewards so far, "fixed" uses c alone.
-    rollout:
-    "heuristic" (a cheap rule-based policy, the default) or "random" (uniform
-    legal decisions, about twice as many iterations per second). margin_weight:
-    weight of the score-margin term of the reward. progress(iterations_done,
-    seconds_elapsed) is called about every 0.1 s. determinize=False searches
-    `state` as if everything in it were known (a cheat, for reference only).
-    max_nodes caps the nodes of each tree (it then stops growing).
-    chance: "open" (chance outcomes merged) or "closed" (each outcome the
-    searching player sees gets its own child). horizon: -1 plays rollouts to
-    the end; H >= 0 stops them at the (H+1)-th turn start and scores the
-    position with the evaluation (`evaluation`, below); "2r" is two
-    rounds (2 x players turns); None: by the evaluation (`default_horizon`:
-    2 turns with the learned one, 8 with the linear). bias:
-    progressive bias towards the heuristic policy; mast: share of MAST
-    decisions in rollouts; final: recommend by "visits" or "value".
-    minimax: weight of implicit minimax backups, 0 to 1 (each node's
-    evaluation backed up max^n and mixed into UCB's mean reward; needs a
-    horizon); None: DEFAULT_MINIMAX with a horizon, 0 without.
-    weights: the named set of the evaluation's weights
-    (mcts.evaluation.WEIGHT_SETS: "default", or a pinned copy such as "v0.2").
-    evaluation: what gives the win chances at the horizon: "linear" (the
-    14-feature function of `weights`) or "learned" (the shipped model of
-    mcts.learned.LEARNED_MODELS, or the model file `model` of
-    `ulm train fit`); without a horizon neither is used.
+    params: every option of the search, a `mcts.params.SearchParams` (its
+    fields are commented there: budget, selection, playout, evaluation, tree,
+    seed); default SearchParams(). The options may also be given as keyword
+    arguments (`search(state, 2000, seed=3, c=1.2)`), with the budget
+    iterations / time first: they replace those of `params`, and all are
+    checked once (ValueError naming the option). With the same seed,
+    iteration budget and workers the result is the same exactly.
+
+    progress(iterations_done, seconds_elapsed) is called about every 0.1 s.
     tree: a Searcher re-rooted at `state` (`Searcher.reroot`) to grow further
     instead of a new one (tree reuse; workers=1 only).
     root_action: search only this decision at the root (its estimate from the
     same root and budget; the review of a game judges a decision played by it).
 
-    iterations are at most MAX_ITERATIONS, time at most MAX_SECONDS; each
-    tree stops growing at max_nodes (`SearchResult.tree_full`) while its
+    Each tree stops growing at max_nodes (`SearchResult.tree_full`) while its
     statistics go on to the budget. A decision with one legal choice is
     searched all the same (`forced` is set): its estimates are those of the
     position behind it.
     """
-    iterations, time = _check_budget(iterations, time)
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-    if chance not in CHANCE_MODES:
-        raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
-    if final not in FINALS:
-        raise ValueError(f"final: expected one of {', '.join(FINALS)}, got {final!r}")
-    if explore not in EXPLORE_MODES:
-        raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, got {explore!r}")
-    if weights not in WEIGHT_SETS:
-        raise ValueError(f"weights: expected one of {', '.join(WEIGHT_SETS)}, got {weights!r}")
-    if evaluation not in EVALUATIONS:
-        raise ValueError(f"evaluation: expected one of {', '.join(EVALUATIONS)}, "
-                         f"got {evaluation!r}")
-    horizon = horizon_turns(default_horizon(evaluation) if horizon is None else horizon,
-                            state.num_players())
-    if c is None:
-        c = default_c(horizon, explore)
-    minimax = check_minimax(default_minimax(horizon) if minimax is None else minimax, horizon)
-    check_workers(workers)
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
-        raise ValueError(f"c: the exploration constant must be a number >= 0, got {c!r}")
-    if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
-            or not 0 <= margin_weight < math.inf):
-        raise ValueError(f"margin_weight: must be a number >= 0, got {margin_weight!r}")
-    if tree is not None and workers != 1:
+    params = search_params(params, iterations, time, **options)
+    iterations, time = params.iterations, params.time
+    players = state.num_players()
+    if tree is not None and params.workers != 1:
         raise ValueError("tree: reuse needs workers=1")
     legal = state.legal_actions() if state.current_player() >= 0 else []
     if root_action is not None and root_action not in legal:
         raise ValueError(f"root_action: {root_action!r} is not a legal decision here")
+    workers, seed = params.workers, params.seed
     if iterations is not None and workers > iterations:
         workers = iterations
     start = _time.monotonic()
-    options = dict(c=float(c), rollout=rollout, margin_weight=float(margin_weight),
-                   determinize=determinize, max_nodes=max_nodes, chance=chance,
-                   horizon=horizon, bias=float(bias), mast=float(mast), explore=explore,
-                   minimax=float(minimax),
-                   root_action=-1 if root_action is None else int(root_action))
-    options.update(evaluation_options(state.num_players(), horizon, evaluation, weights, model))
+    options = searcher_options(params, players)
+    options["root_action"] = -1 if root_action is None else int(root_action)
     searcher = None
     if workers == 1:
         searcher = tree if tree is not None else Searcher(state, seed=seed, **options)
@@ -761,14 +637,15 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         exports = [_export(searcher)]
     else:
         exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
-    result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=float(c),
-                           rollout=rollout, final=final, explore=explore,
-                           minimax=float(minimax), margin_weight=float(margin_weight))
-    result.minimax = float(minimax)
+    minimax = options["minimax"]
+    result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=options["c"],
+                           rollout=params.rollout, final=params.final, explore=params.explore,
+                           minimax=minimax, margin_weight=options["margin_weight"])
+    result.minimax = minimax
     result.forced = len(legal) == 1
-    if determinize:                 # searched from the player's knowledge: check its line
+    if params.determinize:          # searched from the player's knowledge: check its line
         result.root = state.clone()
-    result.max_nodes = max_nodes
+    result.max_nodes = params.max_nodes
     if tree is not None:
         # a reused subtree may hold decisions of worlds where the kept decision
         # revealed something else (coats taken from under the stack are no chance

@@ -10,7 +10,7 @@ import time
 
 from ulm import SEATS
 
-from mcts import search
+from mcts import SearchParams, search
 
 from cli.web.checks import label
 
@@ -64,11 +64,14 @@ class Job:
 LIVE_SECONDS = 0.25      # a live estimate this often while a hint searches
 
 
-def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None):
+def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None,
+               params: SearchParams | None = None):
     """One time-limited search reporting its progress to `job` (and stopped by it),
-    ending `seconds` after the job started. With `partial`, the search grows one tree in
+    ending `seconds` after the job started: `params` (default: the default search) with
+    that time as its budget and `seed`. With `partial`, the search grows one tree in
     slices of LIVE_SECONDS (mcts.search reusing its tree) and partial(result) gets the
     estimate after each slice."""
+    params = (params or SearchParams()).replace(seed=seed)
     end = job.started + seconds
     result = None
     while True:
@@ -80,8 +83,8 @@ def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None):
         def progress(done, elapsed, base=base):
             job.progress(min((time.monotonic() - job.started) / seconds, 1.0), base + done)
         slice_ = max(left, 0.001) if partial is None else min(max(left, 0.001), LIVE_SECONDS)
-        result = search(state, time=slice_, seed=seed, progress=progress,
-                        tree=None if result is None else result.tree)
+        result = search(state, params=params.replace(iterations=None, time=slice_),
+                        progress=progress, tree=None if result is None else result.tree)
         result.seconds = time.monotonic() - job.started     # the whole search, not the slice
         job.progress(min((time.monotonic() - job.started) / seconds, 1.0), result.iterations)
         if partial is not None and end - time.monotonic() > 0.002:

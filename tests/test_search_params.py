@@ -1,0 +1,254 @@
+"""One set of search options (mcts.params.SearchParams) behind search(), the
+bots and their presets."""
+import math
+
+import pytest
+from helpers import fresh
+
+from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
+from mcts.bots import PRESETS as BOT_PRESETS
+from mcts.bots import search_options
+from mcts.evaluation import WEIGHT_SETS
+from mcts.params import MAX_HORIZON, MAX_WEIGHT
+from mcts.search import searcher_options
+from ulm import derive_seed
+
+DRAW = 1
+PINNED = next(name for name in WEIGHT_SETS if name != "default")   # the v0.2 preset's weights
+
+
+def first_push(players=2, seed=3):
+    s = fresh(players=players, seed=seed)
+    s.apply_action(DRAW)
+    s.resolve_chance()
+    return s
+
+
+def visits(result):
+    return [(a.action, a.visits, round(a.value, 12)) for a in result.actions]
+
+
+# ---------------------------------------------------------------------------
+# One object: the keyword arguments, params=, bots and presets search alike
+
+def test_keywords_and_params_are_one_search():
+    s = first_push()
+    by_keywords = search(s, 300, seed=4, c=1.1, explore="fixed", horizon="1r",
+                         evaluation="linear", weights=PINNED)
+    params = SearchParams(iterations=300, seed=4, c=1.1, explore="fixed", horizon="1r",
+                          evaluation=Evaluation("linear", weights=PINNED))
+    assert visits(search(s, params=params)) == visits(by_keywords)
+    # a budget or an option given beside params replaces the params' own
+    assert visits(search(s, 300, params=params.replace(iterations=50), seed=4)) == \
+        visits(by_keywords)
+
+
+def test_a_bot_searches_its_params():
+    s = first_push()
+    bot = make_bot("ismcts:preset=v0.2,iterations=300,seed=7")
+    action = bot.choose(s)
+    again = search(s, params=bot.params.replace(seed=derive_seed(7, 1)))
+    assert visits(again) == visits(bot.last_result) and again.best_action == action
+
+
+def test_presets_are_one_table():
+    """The bots' presets (spec words, `ulm bots --json`) are the SearchParams
+    of mcts.params.PRESETS, and the old dictionaries exactly."""
+    assert {name: p.spec_options() for name, p in PRESETS.items()} == BOT_PRESETS
+    assert BOT_PRESETS["baseline"] == {
+        "iterations": 1000, "c": 0.7, "rollout": "heuristic", "margin": 0.1, "chance": "open",
+        "horizon": -1, "bias": 0.0, "mast": 0.0, "final": "visits", "reuse": False,
+        "explore": "fixed", "minimax": 0.0, "eval": "linear"}
+    assert BOT_PRESETS["v0.2"]["weights"] == PINNED and "weights" not in BOT_PRESETS["default"]
+    for name, params in PRESETS.items():
+        assert make_bot(f"ismcts:preset={name}").params == params
+    assert SearchParams() == PRESETS["default"]
+
+
+def test_search_options_resolve_as_the_search_does():
+    """mcts.bots.search_options (the bench scripts' keyword arguments) gives the
+    Searcher the same options as the params themselves."""
+    for name, params in PRESETS.items():
+        for players in (2, 3, 4):
+            through = SearchParams(iterations=1000).replace(**search_options(name))
+            assert searcher_options(through, players) == searcher_options(params, players)
+
+
+def test_the_searcher_gets_the_resolved_options():
+    v02 = searcher_options(PRESETS["v0.2"], 2)
+    assert (v02["c"], v02["horizon"], v02["minimax"], v02["explore"]) == (2.0, 8, 0.3, "scaled")
+    baseline = searcher_options(PRESETS["baseline"], 3)
+    assert (baseline["c"], baseline["horizon"], baseline["minimax"]) == (0.7, -1, 0.0)
+    assert "eval_weights" not in baseline          # no cut-off, no evaluation
+    default = searcher_options(SearchParams(horizon="2r"), 3)
+    assert default["horizon"] == 6 and default["minimax"] == 0.3 and default["c"] == 2.0
+    assert "learned_weights" in default
+    assert searcher_options(SearchParams(explore="fixed"), 2)["c"] == 0.25
+
+
+# ---------------------------------------------------------------------------
+# Specs: from_spec / to_spec
+
+@pytest.mark.parametrize("spec", [
+    "ismcts", "ismcts:preset=v0.2,c=1.2", "ismcts:preset=baseline", "ismcts:time=0.5",
+    "ismcts:iterations=50,time=2", "ismcts:horizon=2r,minimax=0,explore=fixed",
+    f"ismcts:eval=linear,weights={PINNED},mast=0.25,bias=0.5,margin=0.3",
+    "ismcts:model=learned-2p-v2,seed=9,workers=2,reuse=on,final=value,chance=closed",
+    "ismcts:rollout=random,c=0", "cheat:iterations=20",
+])
+def test_specs_round_trip(spec):
+    params = SearchParams.from_spec(spec)
+    assert SearchParams.from_spec(params.to_spec()) == params
+    assert params == make_bot(spec).params
+
+
+def test_to_spec_writes_what_differs():
+    assert SearchParams().to_spec() == "ismcts:iterations=1000"
+    assert SearchParams(time=2.5, c=1.5).to_spec() == "ismcts:c=1.5,time=2.5"
+    assert PRESETS["v0.2"].to_spec() == \
+        f"ismcts:c=2.0,eval=linear,horizon=8,iterations=1000,minimax=0.3,weights={PINNED}"
+    assert SearchParams(determinize=False, reuse=True).to_spec() == \
+        "cheat:iterations=1000,reuse=on"
+    with pytest.raises(ValueError, match="max_nodes: a bot spec has no such option"):
+        SearchParams(max_nodes=100).to_spec()
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("random", ["random is no search", "ismcts or cheat"]),
+    ("pimc:iterations=5", ["pimc is no search"]),
+    ("ismcts:colour=red", ["unknown option 'colour'"]),
+    ("ismcts:c=nan", ["c must be"]),
+    ("", ["known bots"]),
+    ("ismcts:preset=baseline,minimax=0.3", ["minimax: implicit minimax needs", "horizon"]),
+])
+def test_from_spec_refuses_what_is_no_search(spec, words):
+    with pytest.raises(ValueError) as info:
+        SearchParams.from_spec(spec)
+    for w in words:
+        assert w in str(info.value)
+
+
+# ---------------------------------------------------------------------------
+# One validation, naming the field
+
+HUGE = 10 ** 30
+NAN = float("nan")
+
+BAD_FIELDS = [
+    # wrong type
+    (dict(iterations="100"), "iterations: must be a positive whole number"),
+    (dict(iterations=2.0), "iterations: must be a positive whole number"),
+    (dict(time="1"), "time: must be a positive number of seconds"),
+    (dict(workers=True), "workers: must be a positive whole number"),
+    (dict(c="1"), "c: the exploration constant must be a number from 0 to 1000"),
+    (dict(explore=1), "explore: expected one of fixed, scaled"),
+    (dict(horizon=2.0), "horizon: must be -1 (to the end)"),
+    (dict(reuse="yes"), "reuse: must be True or False"),
+    (dict(determinize=1), "determinize: must be True or False"),
+    (dict(seed=1.5), "seed: must be a whole number from 0 to 2**64 - 1"),
+    (dict(evaluation="linear"), "evaluation: must be an Evaluation"),
+    (dict(max_nodes="big"), "max_nodes: must be a whole number from 2"),
+    # huge
+    (dict(iterations=HUGE), "iterations: at most 2,147,483,647"),
+    (dict(time=1e308), "time: at most 3600 seconds"),
+    (dict(workers=10 ** 6), "workers: at most"),
+    (dict(c=MAX_WEIGHT * 2), "c: the exploration constant must be a number from 0 to 1000"),
+    (dict(horizon=MAX_HORIZON + 1), "horizon: must be -1 (to the end), a number of turns from "
+                                    "0 to 40"),
+    (dict(horizon="11r"), "horizon: must be"),
+    (dict(horizon=f"{HUGE}r"), "horizon: must be"),
+    (dict(margin_weight=1e9), "margin_weight: must be a number from 0 to 1000"),
+    (dict(bias=math.inf), "bias: must be a number from 0 to 1000"),
+    (dict(seed=2 ** 64), "seed: must be"),
+    (dict(max_nodes=2 ** 40), "max_nodes: must be"),
+    # negative
+    (dict(iterations=-5), "iterations: must be a positive whole number"),
+    (dict(time=-1.0), "time: must be a positive number of seconds"),
+    (dict(workers=0), "workers: must be a positive whole number"),
+    (dict(c=-0.1), "c: the exploration constant"),
+    (dict(horizon=-2), "horizon: must be"),
+    (dict(mast=-0.5), "mast: must be a number from 0 to 1"),
+    (dict(minimax=-0.1), "minimax: must be a weight from 0 to 1"),
+    (dict(seed=-1), "seed: must be"),
+    # NaN
+    (dict(time=NAN), "time: must be a positive number of seconds"),
+    (dict(c=NAN), "c: the exploration constant"),
+    (dict(margin_weight=NAN), "margin_weight: must be a number"),
+    (dict(mast=NAN), "mast: must be a number"),
+    (dict(minimax=NAN), "minimax: must be a weight"),
+    # empty
+    (dict(rollout=""), "rollout: expected one of random, heuristic, lookahead, got ''"),
+    (dict(chance=""), "chance: expected one of open, closed"),
+    (dict(final=""), "final: expected one of visits, value"),
+    (dict(horizon=""), "horizon: must be"),
+    (dict(horizon="r"), "horizon: must be"),
+    # truncated or foreign
+    (dict(horizon="2 r"), "horizon: must be"),
+    (dict(rollout="smart"), "rollout: expected one of"),
+    (dict(final="best"), "final: expected one of"),
+    (dict(c=[1.0]), "c: the exploration constant"),
+    # options that do not go together
+    (dict(horizon=-1, minimax=0.3), "minimax: implicit minimax needs the evaluation"),
+]
+
+
+@pytest.mark.parametrize("fields, message", BAD_FIELDS)
+def test_a_bad_field_is_named(fields, message):
+    with pytest.raises(ValueError) as info:
+        SearchParams(**fields)
+    assert message in str(info.value)
+    s = first_push()
+    with pytest.raises(ValueError) as info:      # the same check behind search()
+        if "evaluation" in fields:
+            search(s, params=SearchParams(), **{"evaluation": 3})
+        else:
+            search(s, **fields)
+    assert str(info.value).split(":")[0] == message.split(":")[0]
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(kind="neural"), "evaluation: expected one of linear, learned, got 'neural'"),
+    (dict(kind=""), "evaluation: expected one of"),
+    (dict(weights="v9"), f"weights: expected one of default, {PINNED}, got 'v9'"),
+    (dict(model=""), "model: must be a model file or a shipped model's name"),
+    (dict(model=3), "model: must be a model file"),
+    (dict(kind="linear", model="learned-2p-v2"), "model: a model is a learned evaluation, "
+                                                  "not linear"),
+])
+def test_a_bad_evaluation_is_named(fields, message):
+    with pytest.raises(ValueError) as info:
+        Evaluation(**fields)
+    assert message in str(info.value)
+
+
+def test_params_are_frozen_and_replace_checks_again():
+    params = SearchParams(c=1.0)
+    with pytest.raises(AttributeError):
+        params.c = 2.0
+    with pytest.raises(ValueError, match="c: the exploration constant"):
+        params.replace(c=-1)
+    assert params.replace(evaluation="linear", weights=PINNED).evaluation == \
+        Evaluation("linear", PINNED)
+    assert SearchParams(time=2).iterations is None and SearchParams().iterations == 1000
+    with pytest.raises(ValueError, match="params: must be a SearchParams"):
+        search(first_push(), params={"c": 1.0})
+    with pytest.raises(TypeError):
+        search(first_push(), colour="red")
+
+
+def test_annotate_checks_its_options_before_searching():
+    from mcts.annotate import annotate
+    from ulm.records import GameRecord
+    record = GameRecord(players=2, seed=1)
+    for _ in range(6):
+        state = record.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.resolve_chance()
+            continue
+        record.apply(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="c: the exploration constant"):
+        annotate(record.to_dict(), 0, iterations=10, c=-1.0)
+    with pytest.raises(ValueError, match="horizon: must be"):
+        annotate(record.to_dict(), 0, params=SearchParams(iterations=10), horizon=99)
