@@ -180,7 +180,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
     except (KeyboardInterrupt, click.Abort, EOFError):   # Ctrl-C, or the input ended
         click.echo("")
         click.echo(saved("interrupted"))
-        raise SystemExit(130)
+        raise SystemExit(130) from None
     game.record.save(record_path)
     click.echo(f"The deal's seed was {game.record.seed} (the record names it).")
     return game, record_path

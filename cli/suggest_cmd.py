@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import NoReturn
 
 import click
 
@@ -43,7 +44,7 @@ def _progress_bar(iterations, seconds, enabled):
                 desc="searching", bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s")
 
 
-def _fail(message):
+def _fail(message: str) -> NoReturn:
     raise InputError(message)
 
 

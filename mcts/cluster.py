@@ -24,6 +24,7 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager, nullcontext
+from typing import Any
 
 from mcts.tournament import TournamentError
 
@@ -79,13 +80,13 @@ class DaskExecutor:
         self.kind, self.target = parse_scheduler(scheduler)
         self.scheduler = scheduler
         self.connect_timeout = connect_timeout
-        self.client = None
-        self.cluster = None
+        self.client: Any = None         # a distributed.Client once entered
+        self.cluster: Any = None        # the distributed.LocalCluster of local:N
         self._own_client = True
         self._status = ""
-        self._status_at = None
+        self._status_at: float | None = None
         self._threads_seen = 1
-        self._quiet = None
+        self._quiet: Any = None         # the quieted logs while connected to an address
         self._checked: set = set()      # workers known to have the engine
         self.on_status = None           # on_status(text): the worker count, refreshed
         _import_distributed()  # fail early and clearly without the extra
@@ -120,7 +121,7 @@ class DaskExecutor:
             self._quiet = _quiet_logs("distributed")
             self._quiet.__enter__()
             try:
-                _check_scheduler(self.target, self.connect_timeout)
+                _check_scheduler(str(self.target), self.connect_timeout)
                 self.client = distributed.Client(self.target, timeout=self.connect_timeout)
             except TournamentError:
                 self._quiet.__exit__(None, None, None)

@@ -36,7 +36,7 @@ def shipped_model(name: str) -> str | None:
     file = name if name.endswith(".npz") else name + ".npz"
     if file not in LEARNED_MODELS.values():
         return None
-    return str(resources.files("mcts").joinpath("models", file))
+    return str(resources.files("mcts").joinpath("models").joinpath(file))
 
 
 def is_residual(model) -> bool:
@@ -89,7 +89,7 @@ def learned_model(players: int):
     name = LEARNED_MODELS.get(players)
     if name is None:
         raise ValueError(f"players: no learned evaluation for {players} players")
-    with resources.as_file(resources.files("mcts").joinpath("models", name)) as path:
+    with resources.as_file(resources.files("mcts").joinpath("models").joinpath(name)) as path:
         model = load_model(path)
     if model.players != players:
         raise ValueError(f"{name}: a model of {model.players} players, not {players}")

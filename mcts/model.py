@@ -180,7 +180,9 @@ def _read_npz(path: str) -> dict:
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError("a single array, not an .npz archive")
         with z:
-            sizes = {k: z.zip.getinfo(k + ".npy").file_size for k in z.files}
+            archive = z.zip     # an NpzFile read from a file has its zip
+            assert archive is not None
+            sizes = {k: archive.getinfo(k + ".npy").file_size for k in z.files}
             if sum(sizes.values()) > MAX_MODEL_BYTES:
                 raise TrainError(f"{path}: larger than a model can be "
                                  f"({sum(sizes.values()):,} bytes unpacked)")

@@ -6,6 +6,8 @@ import csv
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
 from ulm.extras import installed, require
 from ulm.jsonfile import write_atomically
 
@@ -38,8 +40,9 @@ def summarize(cfg, rows: list[dict]) -> dict:
     wins with intervals against the 1/N baseline, score, rank, rating."""
     names = list(dict.fromkeys(cfg.bots))
     n = cfg.players
-    per = {b: {"wins": 0.0, "games": 0, "scores": [], "ranks": [], "deals": {}, "seconds": 0.0,
-               "seat": [[0.0, 0] for _ in range(n)]} for b in names}
+    per: dict[str, dict[str, Any]] = {
+        b: {"wins": 0.0, "games": 0, "scores": [], "ranks": [], "deals": {}, "seconds": 0.0,
+            "seat": [[0.0, 0] for _ in range(n)]} for b in names}
     for row in rows:
         for seat, spec in enumerate(row["bots"]):
             d = per[spec]

@@ -25,6 +25,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ulm import derive_seed
 from ulm.jsonfile import write_atomically
@@ -104,7 +105,7 @@ def run_rounds(cfg: RoundsConfig, out, workers: int = 1, scheduler=None,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     say = log or (lambda text: None)
-    report = {"config": asdict(cfg), "rounds": []}
+    report: dict[str, Any] = {"config": asdict(cfg), "rounds": []}
     spec = cfg.first_spec
     data_files: list[str] = []
     for r in range(cfg.rounds):

@@ -61,6 +61,7 @@ import json
 import os
 import sys
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -142,7 +143,8 @@ def play_selfplay_game(args) -> dict:
     from mcts.games import bot_seed, ranks_of
     from mcts.search import search
     game, game_seed, players, spec, variant, sample, horizon, value_iterations = args
-    bots = [make_bot(spec) for _ in range(players)]
+    # ismcts bots where values are searched (SelfplayConfig checks): their determinize
+    bots: list[Any] = [make_bot(spec) for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.reseed(bot_seed(bot.seed, game_seed, seat))
     score_w, win_w = eval_parameters(players, RESIDUAL_WEIGHTS)
@@ -225,7 +227,7 @@ def run_selfplay(cfg: SelfplayConfig, workers: int = 1, scheduler=None,
         if bar:
             bar.close()
     ordered = [games[g] for g in sorted(games)]
-    data = {}
+    data: dict[str, Any] = {}     # the row arrays, and "meta" a dict
     for name in ROW_ARRAYS:
         if name in ("game", "game_seed"):
             dtype = np.int32 if name == "game" else np.uint64
@@ -261,11 +263,13 @@ def load_dataset(path) -> dict:
             raise ValueError("a single array, not an .npz archive")
         with z:
             names = [name for name in z.files if name in ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",)]
-            unpacked = sum(z.zip.getinfo(name + ".npy").file_size for name in names)
+            archive = z.zip     # an NpzFile read from a file has its zip
+            assert archive is not None
+            unpacked = sum(archive.getinfo(name + ".npy").file_size for name in names)
             if unpacked > memory_bytes():
                 raise DatasetError(f"{path}: {unpacked:,} bytes unpacked, more than this "
                                    f"machine's memory ({memory_bytes():,} bytes)")
-            arrays = {name: z[name] for name in names}
+            arrays: dict[str, Any] = {name: z[name] for name in names}
     except DatasetError:
         raise
     except FileNotFoundError:
@@ -388,7 +392,7 @@ def merge_datasets(datasets: list, names: list | None = None) -> dict:
                                f"{players} (fit one player count at a time)")
     if len(datasets) == 1:
         return datasets[0]
-    out = {}
+    out: dict[str, Any] = {}
     shift = 0
     games = []
     for d in datasets:

@@ -50,10 +50,9 @@ class PlaySession:
         from mcts.games import bot_seed
         self.seats = list(seats)
         self.secret_seed = seed is None and record is None
-        if self.secret_seed:
-            seed = secrets.randbits(64)
-        self.record = record or GameRecord(players=len(seats), variant=variant, seed=seed,
-                                           board=board, bots=self.seats)
+        self.record = record or GameRecord(
+            players=len(seats), variant=variant, board=board, bots=self.seats,
+            seed=secrets.randbits(64) if seed is None else seed)
         self.record.bots = self.seats
         self.bots = []
         for seat, spec in enumerate(self.seats):   # seeded as in a bot game (play_game)
@@ -144,6 +143,7 @@ class PlaySession:
         """Take back the last decision of a person (and the bots' decisions after it, with
         their streams: played again, they are the same); returns the action taken back,
         or None when there is none."""
+        from mcts.bots import IsmctsBot
         if not self._undo:
             return None
         state, n, calls = self._undo.pop()
@@ -153,7 +153,7 @@ class PlaySession:
         for bot, k in zip(self.bots, calls):
             if bot is not None:
                 bot.calls = k
-                if hasattr(bot, "_tree"):        # a reused tree belongs to the undone line
+                if isinstance(bot, IsmctsBot):   # a reused tree belongs to the undone line
                     bot._tree = bot._expected = None
         return action
 

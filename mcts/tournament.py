@@ -216,10 +216,10 @@ def _play(cfg: TournamentConfig, games_file, rows: list[dict], workers: int,
     """Play the scheduled games not in `rows`, appending each to `rows` (and to
     `games_file` at once); returns the summary."""
     done = {r["game"] for r in rows}
-    board = cfg.board
-    if scheduler is not None and board is not None:
+    board: object = cfg.board     # the file's name, or the board itself for other machines
+    if scheduler is not None and cfg.board is not None:
         from ulm.board import load_board
-        board = load_board(board)  # workers on other machines have no copy of the file
+        board = load_board(cfg.board)  # workers on other machines have no copy of the file
     todo = [(g, s, r, seats, cfg.variant, board) for g, s, r, seats in cfg.schedule()
             if g not in done]
     bar = None

@@ -223,7 +223,8 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     model = Model(params, mean, std, meta)
     history = []
     step = 0
-    best = (math.inf, None, 0)       # validation cross-entropy, parameters, epoch
+    # validation cross-entropy, parameters, epoch
+    best: tuple[float, dict | None, int] = (math.inf, None, 0)
     train_probe = train_rows
     if len(train_rows) > TRAIN_SAMPLE:
         probe_rng = np.random.default_rng(derive_seed(cfg.seed, 4))

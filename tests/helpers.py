@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ulm
 from ulm import ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, QUARTERS
-from ulm import _fastcore as core
+from ulm import _fastcore as core  # noqa: F401  (for the tests that import *)
 
 NO_TILE = -1
 BEFORE_DRAW, PUSH, ACTIONS, GAME_OVER = 0, 1, 2, 3

@@ -589,7 +589,6 @@ def test_tournament_refuses_a_folder_in_use(tmp_path):
     """A second run on the --out of a running tournament is refused, the folder untouched."""
     import subprocess
     import sys
-    import time
     out = tmp_path / "t"
     args = ["tournament", "--bots", "greedy", "random", "--workers", 1, "--out", out, "--quiet"]
     assert_ok(run(*args, "--games", 2))

@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from helpers import check_invariants
 import ulm
-from ulm import ACTION_NAMES, CARDS, COATS, COLOURS, QUARTERS
+from ulm import ACTION_NAMES, CARDS, COATS, QUARTERS
 
 # ---------------------------------------------------------------------------
 # 1. scoring model

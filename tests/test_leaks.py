@@ -20,7 +20,7 @@ from cli.web.app import create_app
 from leaks import Secrets, assert_no_leak, seen_cards
 from ulm import ACTION_NAMES, CARDS
 from ulm._fastcore import SEATS
-from ulm.decisions import chance_name, decision_label, decision_words
+from ulm.decisions import decision_words
 from ulm.positions import dumps, position_to_state, state_to_position
 from ulm.records import GameRecord, replay
 

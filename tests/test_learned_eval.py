@@ -220,7 +220,7 @@ def test_the_evaluation_bench_times_each_player_count(capsys, monkeypatch):
     assert bench_eval.main(2) == 0
     out = capsys.readouterr().out
     for players in (2, 3, 4):
-        line = next(l for l in out.splitlines() if l.strip().startswith(f"{players} players"))
+        line = next(row for row in out.splitlines() if row.strip().startswith(f"{players} players"))
         assert float(line.split()[2].replace(",", "")) > 0
 
 
@@ -235,7 +235,7 @@ def test_the_evaluation_bench_times_a_model_file(capsys, monkeypatch, tmp_path):
     save_model(path, random_model(3, "staged", 2, residual=True, hidden=5))
     assert bench_eval.main(2, str(path)) == 0
     out = capsys.readouterr().out
-    line = next(l for l in out.splitlines() if "mlp of 5 hidden units" in l)
+    line = next(row for row in out.splitlines() if "mlp of 5 hidden units" in row)
     assert "3 players" in line and float(line.split(":")[-1].split()[0].replace(",", "")) > 0
     assert bench_eval.main(2, str(tmp_path / "none.npz")) == 2
     assert "none.npz: no such file" in capsys.readouterr().err

@@ -998,10 +998,13 @@ def test_city_wall_lower_sole_majorities_R_CH_CITYWALL():
     seals0 = [0] * 8
     seals1 = [0] * 8
     seals2 = [0] * 8
-    seals0[QUARTERS.index("Tillage")] = 2; seals1[QUARTERS.index("Tillage")] = 1
-    seals0[QUARTERS.index("Garden")] = 1; seals1[QUARTERS.index("Garden")] = 1
+    seals0[QUARTERS.index("Tillage")] = 2
+    seals1[QUARTERS.index("Tillage")] = 1
+    seals0[QUARTERS.index("Garden")] = 1
+    seals1[QUARTERS.index("Garden")] = 1
     seals0[QUARTERS.index("Oath House")] = 1
-    seals0[QUARTERS.index("Town Hall")] = 1; seals2[QUARTERS.index("Town Hall")] = 2
+    seals0[QUARTERS.index("Town Hall")] = 1
+    seals2[QUARTERS.index("Town Hall")] = 2
     seals1[QUARTERS.index("Shipyard")] = 2
     edit_player(s, 0, seals_in=seals0)
     edit_player(s, 1, seals_in=seals1)

@@ -58,7 +58,7 @@ def give_cards(s: ulm.State, p: int, *names: str) -> ulm.State:
 def put_outer(s: ulm.State, spaces: dict[int, str]) -> ulm.State:
     """Tiles from the bag onto outer spaces (tiles stay conserved)."""
     r = s.raw()
-    for k, name in spaces.items():
+    for name in spaces.values():
         r["bag"][colour(name)] -= 1
         assert r["bag"][colour(name)] >= 0
     s.set_raw(r)

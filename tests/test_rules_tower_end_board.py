@@ -1190,13 +1190,13 @@ def test_fourth_seal_fills_a_quarter_in_play_R_BOARD_4():
     """R-BOARD-4: four real seals fill a quarter; the fifth is refused."""
     s = fresh(4)
     set_barges(s, 17, 0, 0, 0)
-    for n in range(4):
+    for _ in range(4):
         assert s.raw()["turn_player"] == 0
         activate(s, "orange white brown")
         edit_player(s, 0, coins=2)
         assert "seal in Reichenauer Hof" in legal(s)
         do(s, "seal in Reichenauer Hof", "end turn")
-        for p in (1, 2, 3):
+        for _ in (1, 2, 3):
             activate(s, "gray white brown")
             do(s, "end turn")
         while s.is_chance_node():

@@ -94,7 +94,7 @@ def test_closed_loop_is_deterministic_and_chance_nodes_carry_no_reward():
     assert a.to_dict()["actions"] == b.to_dict()["actions"]
     tree = Searcher(s, seed=5, chance="closed")
     tree.run(1500)
-    for key, node, _ in walk(tree.tree_dict(40)):
+    for _, node, _ in walk(tree.tree_dict(40)):
         if node[4] == -1:
             assert node[1] == 0.0
 
@@ -809,7 +809,7 @@ def _check_max_n(children):
     """Every node with valued children holds the values of its child best for
     that child's mover; returns the nodes checked."""
     checked = 0
-    for key, (mover, hv, kids) in children.items():
+    for _, hv, kids in children.values():
         valued = [k for k in kids.values() if k[1] is not None and k[0] >= 0]
         if valued:
             best = max(valued, key=lambda k: k[1][k[0]])

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import main
 from mcts.ladder import budgets, rung_specs, run_ladder
 from mcts.tournament import TournamentConfig, TournamentError, run_tournament
-from mcts.tune import Param, TuneConfig, TuneError, parse_param, run_tune, trial_spec, tunable_options
+from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, trial_spec, tunable_options
 
 BOT = "ismcts:iterations=8"
 TUNE = ["tune", "--bot", BOT, "--param", "c=0.2:2.0", "--param", "rollout=random|heuristic",

@@ -6,7 +6,7 @@
     >>> state.legal_actions()[:3]
 """
 try:
-    from ulm import _fastcore
+    from ulm import _fastcore  # noqa: F401  (the compiled core is built)
 except ImportError as exc:  # pragma: no cover - depends on the build
     raise ImportError(
         "ulm's compiled core (ulm._fastcore) is not built. Install the project with "

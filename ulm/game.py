@@ -9,7 +9,7 @@ from ulm.board import load_board
 VARIANTS = ("basic", "advanced")
 
 
-def parse_seat(value, players: int = len(SEATS)) -> int:
+def parse_seat(value: object, players: int = len(SEATS)) -> int:
     """A seat of a `players`-player game by its colour (Red, Blue, Green, Yellow;
     any case) or its number (0 to players - 1); ValueError saying which otherwise.
     The one reading of a seat: the command line and the web companion use it."""
@@ -48,5 +48,5 @@ class Game(CoreGame):
         self.board_source = "default" if board is None else (
             "table" if isinstance(board, dict) else str(board))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Game(players={self.num_players}, variant={self.variant!r})"

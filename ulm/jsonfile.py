@@ -24,6 +24,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 MAX_BYTES = 16 * 2 ** 20   # the largest file read: positions and records are a few kB
 MAX_DEPTH = 64             # our formats nest 4 levels deep
@@ -43,35 +44,35 @@ class _LongNumber:
         self.digits = digits
 
 
-def _whole_number(text: str):
+def _whole_number(text: str) -> int | _LongNumber:
     digits = len(text.lstrip("-"))
     return _LongNumber(digits) if digits > MAX_DIGITS else int(text)
 
 
-def _object(pairs):
-    obj = {}
+def _object(pairs: list[tuple[str, Any]]) -> dict:
+    obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            obj = _Duplicate(pairs)
-            obj.duplicate = key
-            return obj
+            duplicate = _Duplicate(pairs)
+            duplicate.duplicate = key
+            return duplicate
         obj[key] = value
     return obj
 
 
-def _step(path: str, key) -> str:
+def _step(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else str(key)
 
 
-def _check_number(node, path: str) -> None:
+def _check_number(node: object, path: str) -> None:
     if isinstance(node, _LongNumber):
         raise ValueError(f"{path or 'document'}: a whole number of {node.digits:,} digits; the "
                          f"numbers of these files have at most {MAX_DIGITS}")
 
 
-def _check_tree(value) -> None:
+def _check_tree(value: object) -> None:
     """Raise ValueError naming the path of a duplicate key, of too deep nesting or
     of a number with too many digits."""
     todo = [(value, "", 1)]  # the document itself is level 1
@@ -94,7 +95,7 @@ def _check_tree(value) -> None:
                 todo.append((child, _step(path, key), depth + 1))
 
 
-def loads(text: str, source: str, error: type[Exception]):
+def loads(text: str, source: str, error: type[Exception]) -> Any:
     """Parse JSON text; any problem raises `error` naming `source` and where in it."""
     try:
         data = json.loads(text, object_pairs_hook=_object, parse_int=_whole_number)
@@ -134,12 +135,12 @@ def decode_text(raw: bytes, source: str, error: type[Exception]) -> str:
                     f"at position {exc.start})") from None
 
 
-def read_json(path: str | Path, error: type[Exception]):
+def read_json(path: str | Path, error: type[Exception]) -> Any:
     """Parse a JSON file; any problem raises `error` with the file and the reason."""
     return loads(read_text(path, error), str(path), error)
 
 
-def _compact(value, indent: str = "") -> str:
+def _compact(value: object, indent: str = "") -> str:
     """JSON with one field per line, but lists and small objects of plain values
     on one line, so that a person can read and type a position."""
     inner = indent + "  "

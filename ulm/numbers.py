@@ -21,7 +21,7 @@ SEED_RANGE = "a whole number from 0 to 2**64 - 1"
 SHOWN_CHARS = 40        # the longest value a message quotes whole
 
 
-def shown(value, limit: int = SHOWN_CHARS) -> str:
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     """The value as a message quotes it: repr, or its start and length when a text
     is longer than `limit` (a 5,000-digit number is not written back whole to
     the person who typed it)."""
@@ -36,7 +36,7 @@ def _where(where: str | None, what: str) -> str:
     return f"{where}: {what}" if where else what
 
 
-def check_seed(value, where: str | None = "seed") -> int:
+def check_seed(value: object, where: str | None = "seed") -> int:
     """`value` if it is a seed (an int from 0 to MAX_SEED), else ValueError
     `<where>: must be a whole number from 0 to 2**64 - 1, got <value>`."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:

@@ -363,7 +363,7 @@ class _PositionBuilder:
         if not 2 <= n <= 4:
             rd.fail("players", f"Ulm is for 2, 3 or 4 players, got {n}")
         self.seats = SEATS[:n]
-        self.viewer = None
+        self.viewer = -1        # a full position has no viewer
         if self.is_view:
             self.viewer = rd.name(rd.field(data, "viewer", "", str), self.seats, "viewer", "player")
         elif "viewer" in data:
@@ -706,7 +706,7 @@ class _PositionBuilder:
         self.n_looked_cards = rd.count(looked, "cards", "looked at", 0, hi=3)
         self.looked_by_group = self.group_counts(looked, "cards by reshuffle", "looked at",
                                                  self.n_looked_cards, "looked-at cards")
-        self.looked_cards = []
+        self.looked_cards: list[int] = []
         if isinstance(looked.get("coats"), list):  # some of them known to the viewer (R-COAT-4)
             self.looked_coats = [None if name is None else
                                  rd.name(name, COATS, f"looked at.coats[{i}]", "coat of arms")
@@ -724,10 +724,11 @@ class _PositionBuilder:
         if "cards by reshuffle" in looked:
             rd.fail("looked at.cards by reshuffle", "only in the view of another player")
         self.looked_cards = rd.names(looked, "cards", "looked at", CARDS, "card", [])
-        self.looked_coats = rd.names(looked, "coats", "looked at", COATS, "coat of arms", [])
+        coats = rd.names(looked, "coats", "looked at", COATS, "coat of arms", [])
         self.claim_cards(self.looked_cards, "looked at.cards")
-        for c in self.looked_coats:
+        for c in coats:
             self.claim_coat(c, "looked at.coats")
+        self.looked_coats = coats
         self.n_looked_cards, self.n_looked_coats = len(self.looked_cards), len(self.looked_coats)
 
     def looked_coats_known(self, looked: dict) -> None:
@@ -849,7 +850,9 @@ class _PositionBuilder:
         """The coats under the stack, the seat that put each there and who knows
         it (R-COAT-4); a coat the viewer does not know is None until dealt."""
         rd, seats, viewer = self.rd, self.seats, self.viewer
-        tail, tail_by, tail_known = [], [], []
+        tail: list[int | None] = []     # None: a coat the viewer does not know
+        tail_by: list[int] = []
+        tail_known: list[int] = []
         for i, entry in enumerate(under):
             where = f"coat stack.under[{i}]"
             if not isinstance(entry, dict):

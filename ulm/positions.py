@@ -187,6 +187,7 @@ class _PositionWriter:
         coats_known = r["looked_coat_known"][:r["n_looked_coats"]]
         if not (looked_cards or looked_coats):
             return {}
+        looked: dict[str, object]     # the cards and coats, or how many (R-COAT-4)
         if self.sees(r["turn_player"]):
             looked = {"cards": [CARDS[c] for c in looked_cards],
                       "coats": [COATS[c] for c in looked_coats]}

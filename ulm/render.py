@@ -80,7 +80,7 @@ def render_position(pos: dict, table: dict | None = None, result: str | None = N
     lines.append(f"Docks: {_counts(pos['docks'])}")
     lines.append(f"Bag: {_counts(pos['bag'])}")
     pile = pos.get("draw pile")
-    pile_n = len(pile) if pile is not None else pos.get("draw pile size")
+    pile_n = len(pile) if pile is not None else pos["draw pile size"]
     lines.append(f"Draw pile: {plural(pile_n, 'card')}; "
                  f"discard pile: {', '.join(pos['discard pile']) or 'empty'}")
     stack = pos["coat stack"]
@@ -99,7 +99,7 @@ def render_position(pos: dict, table: dict | None = None, result: str | None = N
     lines.append("")
     # the river: index, value, barges
     values = table["river_value"] if table else list(range(-11, 0)) + list(range(1, 12))
-    barges = {}
+    barges: dict[int, list[str]] = {}
     for p in pos["players"]:
         barges.setdefault(p["barge"], []).append(p["name"][0])
     cells = []
@@ -111,7 +111,7 @@ def render_position(pos: dict, table: dict | None = None, result: str | None = N
     lines.append(f"River: value of each space, barges by initial (spaces 0..{core.RIVER_LENGTH - 1} "
                  "from the start)")
     lines.append("  " + " ".join(cells))
-    seals = {q: [] for q in QUARTERS}
+    seals: dict[str, list[str]] = {q: [] for q in QUARTERS}
     for p in pos["players"]:
         for q, k in p["seals"].items():
             seals[q].append(f"{p['name']} {k}")

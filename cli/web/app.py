@@ -38,6 +38,7 @@ import json
 import mimetypes
 import re
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -219,7 +220,8 @@ async def read_body(request: Request, limit: int) -> dict:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # not JSON, nested too deep, huge numbers
-        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        where = (f" (line {exc.lineno}, column {exc.colno})"
+                 if isinstance(exc, json.JSONDecodeError) else "")
         raise WebError(f"request: not valid JSON{where}: "
                        f"{getattr(exc, 'msg', None) or exc}") from None
     if not isinstance(data, dict):
@@ -465,7 +467,8 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
         if server.store is not None:
             server.store.close()
 
+    handlers: dict[Any, Any] = {HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                    exception_handlers={HTTPException: http_error, Exception: server_error})
+                    exception_handlers=handlers)
     app.state.server = server
     return app

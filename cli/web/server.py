@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from typing import TYPE_CHECKING, Any
 
 from ulm import SEATS
 from ulm.game import VARIANTS, Game
@@ -24,13 +25,16 @@ from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_S
 from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame
 from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
 
+if TYPE_CHECKING:
+    from cli.web.store import Store
+
 # ---------------------------------------------------------------------------
 # The server's registry of games and jobs
 
 class Server:
     """Games and jobs of one running server, with its limits."""
 
-    store = None                        # cli.web.store.Store: the games kept on disk
+    store: Store | None = None          # the games kept on disk (--games-file)
     restoring = False
 
     def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
@@ -111,10 +115,13 @@ class Server:
             return None
         mode, data = found
         self.restoring = True
+        session: Any    # a PlayGame, FollowGame or ReviewGame, each rebuilt its own way
         try:
             if mode == "play":
                 from mcts.session import PlaySession as Table
                 rec = replay(data["record"])
+                if rec.bots is None:
+                    raise ValueError("the record names no seats")
                 session = PlayGame(self, list(rec.bots), rec.game.variant, rec.seed)
                 session.table = Table.resume(rec, secret_seed=data.get("secret_seed") is True)
             elif mode == "follow":
