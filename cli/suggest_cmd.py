@@ -22,6 +22,7 @@ from cli import (
     seconds_option_type,
 )
 from mcts import MAX_WORKERS, SCALED_C, search
+from mcts.params import PRESETS, SearchParams
 from ulm import SEATS
 from ulm.positions import PositionError, load_position
 
@@ -46,6 +47,59 @@ def _progress_bar(iterations, seconds, enabled):
 
 def _fail(message: str) -> NoReturn:
     raise InputError(message)
+
+
+# The options that are shorthands of a --bot spec's: option -> SearchParams field
+# (the spec's word too).
+SHORTHANDS = {"--iterations": "iterations", "--time": "time", "--workers": "workers",
+              "--seed": "seed", "--c": "c", "--rollout": "rollout"}
+
+
+def _spec_keys(spec: str) -> set:
+    """The options written in a (well-formed) bot spec; a budget counts as both."""
+    _, _, rest = spec.partition(":")
+    keys = {part.partition("=")[0].strip() for part in rest.split(",") if part.strip()}
+    return keys | ({"iterations", "time"} if keys & {"iterations", "time"} else set())
+
+
+def _bot_params(spec: str, players: int) -> SearchParams:
+    """The params of a --bot spec (a preset's name is short for ismcts:preset=NAME)."""
+    if spec.strip() in PRESETS:
+        spec = f"ismcts:preset={spec.strip()}"
+    try:
+        params = SearchParams.from_spec(spec, players)
+    except ValueError as exc:
+        _fail(f"--bot: {exc}")
+    if not params.determinize:
+        _fail("--bot: cheat sees the hidden cards and coats; advice comes from what the "
+              "player to move knows: give ismcts")
+    return params
+
+
+def search_params(bot, given: dict, players: int) -> SearchParams:
+    """The search of `ulm suggest`: the --bot spec's params (none: the default
+    search with DEFAULT_ITERATIONS) with the shorthand options `given` on the
+    command line (option -> value); one given that the spec writes too is an
+    error, as are values the search refuses (worded by their option)."""
+    changes = {SHORTHANDS[option]: value for option, value in given.items()}
+    if bot is None:
+        base = SearchParams(iterations=DEFAULT_ITERATIONS)
+    else:
+        base = _bot_params(bot, players)
+        written = _spec_keys(bot) if ":" in bot else set()
+        for option, name in SHORTHANDS.items():
+            if option in given and name in written:
+                _fail(f"{option}: the --bot spec sets {name} too; give it once")
+        if not written & {"iterations", "time"} and not changes.keys() & {"iterations", "time"}:
+            changes["iterations"] = DEFAULT_ITERATIONS
+    if changes.keys() & {"iterations", "time"}:
+        changes = {"iterations": None, "time": None, **changes}
+    try:
+        return base.replace(**changes)
+    except ValueError as exc:
+        name, _, rest = str(exc).partition(": ")
+        named = {field: option for option, field in SHORTHANDS.items()}.get(name)
+        _fail(f"{named}: {rest}" if named else str(exc))
 
 
 def _percent(x):
@@ -148,8 +202,24 @@ def _totals(result, seat) -> list:
     return lines
 
 
+def _given(**values) -> dict:
+    """The shorthand options given on the command line (not by their defaults):
+    option -> value."""
+    from click.core import ParameterSource
+    ctx = click.get_current_context()
+    params = {"time": "seconds"}
+    return {f"--{name}": value for name, value in values.items()
+            if ctx.get_parameter_source(params.get(name, name)) not in
+            (ParameterSource.DEFAULT, None)}
+
+
 @click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--bot", "bot", default=None, metavar="SPEC",
+              help="The search as a bot spec (`ulm bots`): ismcts with its options, e.g. "
+                   "ismcts:preset=v0.2,c=1.2, or a preset's name (v0.2). The options below "
+                   "are its shorthands; one the spec also sets is an error. Without a budget "
+                   f"in either: {DEFAULT_ITERATIONS} iterations.")
 @click.option("--iterations", type=iterations_option_type(), default=None,
               help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
 @click.option("--time", "seconds", type=seconds_option_type(), default=None,
@@ -171,7 +241,7 @@ def _totals(result, seat) -> list:
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
               callback=needs_extra("cairosvg", "picture"),
               help="Draw the board with the recommended decisions into this PNG file.")
-def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
+def suggest(position, bot, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
             svg_out, png_out):
     """Suggest the decisions of the player to move in POSITION (ISMCTS).
 
@@ -180,8 +250,8 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("give either --iterations or --time, not both")
-    if iterations is None and seconds is None:
-        iterations = DEFAULT_ITERATIONS
+    given = _given(iterations=iterations, time=seconds, workers=workers, seed=seed, c=c,
+                   rollout=rollout)
     try:
         if position == "-":
             from cli.picture_opts import read_position_arg
@@ -197,8 +267,9 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
     if seat != mover:
         _fail(f"{position}: {SEATS[seat]} is not the player to move ({SEATS[mover]} is)")
 
-
-    bar = _progress_bar(iterations, seconds, not (as_json or quiet))
+    params = search_params(bot, given, state.num_players())
+    iterations = params.iterations
+    bar = _progress_bar(iterations, params.time, not (as_json or quiet))
     progress = None
     if bar is not None:
         def progress(done, elapsed):
@@ -206,8 +277,7 @@ def suggest(position, iterations, seconds, workers, seed, c, rollout, as_json, q
             if target > bar.n:
                 bar.update(target - bar.n)    # update() honours tqdm's delay; refresh() would not
     try:
-        result = search(state, iterations=iterations, time=seconds, c=c, rollout=rollout,
-                        seed=seed, workers=workers, progress=progress)
+        result = search(state, params=params, progress=progress)
     finally:
         if bar is not None:
             bar.close()

@@ -1,10 +1,13 @@
 """One set of search options (mcts.params.SearchParams) behind search(), the
-bots and their presets."""
+bots and their presets, and `ulm suggest --bot`."""
+import json
 import math
 
 import pytest
-from helpers import fresh
+from click.testing import CliRunner
+from helpers import assert_input_error, fresh
 
+from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
 from mcts.bots import PRESETS as BOT_PRESETS
 from mcts.bots import search_options
@@ -15,6 +18,8 @@ from ulm import derive_seed
 
 DRAW = 1
 PINNED = next(name for name in WEIGHT_SETS if name != "default")   # the v0.2 preset's weights
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+POSITION = ROOT / "examples" / "push-4p-view.json"
 
 
 def first_push(players=2, seed=3):
@@ -252,3 +257,81 @@ def test_annotate_checks_its_options_before_searching():
         annotate(record.to_dict(), 0, iterations=10, c=-1.0)
     with pytest.raises(ValueError, match="horizon: must be"):
         annotate(record.to_dict(), 0, params=SearchParams(iterations=10), horizon=99)
+
+
+# ---------------------------------------------------------------------------
+# ulm suggest --bot
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def suggest_json(*args):
+    res = run("suggest", POSITION, "--json", "--quiet", *args)
+    assert res.exit_code == 0, (res.output, res.exception)
+    data = json.loads(res.stdout)
+    data["stats"].pop("seconds"), data["stats"].pop("iterations_per_second")
+    return data
+
+
+def test_suggest_bot_and_shorthands_are_one_search():
+    short = suggest_json("--iterations", 200, "--seed", 3, "--c", 1.5, "--rollout", "random")
+    spec = suggest_json("--bot", "ismcts:iterations=200,seed=3,c=1.5,rollout=random")
+    mixed = suggest_json("--bot", "ismcts:c=1.5,rollout=random", "--iterations", 200,
+                         "--seed", 3)
+    assert short == spec == mixed
+    assert short["stats"]["c"] == 1.5 and short["stats"]["seed"] == 3
+
+
+def test_suggest_bot_takes_a_preset():
+    by_name = suggest_json("--bot", "v0.2", "--iterations", 150)
+    by_spec = suggest_json("--bot", "ismcts:preset=v0.2,iterations=150")
+    assert by_name == by_spec
+    assert by_name["stats"]["explore"] == "scaled" and by_name["stats"]["minimax"] == 0.3
+    # without a budget in either, suggest's own: 10,000 iterations
+    assert suggest_json("--bot", "ismcts:preset=baseline,rollout=random",
+                        "--workers", 2)["stats"]["iterations"] == 10000
+
+
+@pytest.mark.parametrize("args, words", [
+    # wrong type
+    (["--bot", "ismcts:c=abc"], ["--bot: bot spec", "c must be a number", "'abc'"]),
+    (["--bot", "ismcts:reuse=2"], ["--bot:", "reuse must be on or off"]),
+    # huge
+    (["--bot", f"ismcts:iterations={10 ** 30}"], ["--bot:", "iterations must be at most"]),
+    (["--bot", "ismcts:time=1e308"], ["--bot:", "time must be at most 3600"]),
+    (["--bot", "ismcts:" + "c=1," * 5000], ["--bot:", "given twice"]),
+    (["--c", 5000], ["--c: the exploration constant must be a number from 0 to 1000"]),
+    # negative
+    (["--bot", "ismcts:c=-1"], ["--bot:", "c must be a number from 0 to 1000"]),
+    (["--bot", "ismcts:horizon=-3"], ["--bot:", "horizon must be"]),
+    # NaN
+    (["--bot", "ismcts:c=nan"], ["--bot:", "c must be", "'nan'"]),
+    (["--bot", "ismcts:mast=nan"], ["--bot:", "mast must be"]),
+    # empty, truncated
+    (["--bot", ""], ["--bot:", "known bots"]),
+    (["--bot", "ismcts:c="], ["--bot:", "bad option 'c='"]),
+    (["--bot", "ismcts:iterations"], ["--bot:", "OPTION=VALUE"]),
+    # foreign
+    (["--bot", "random"], ["--bot:", "random is no search"]),
+    (["--bot", "pimc:determinizations=3"], ["--bot:", "pimc is no search"]),
+    (["--bot", "cheat:iterations=50"], ["--bot: cheat sees the hidden cards"]),
+    (["--bot", "ismcts:model=learned-2p-v2"], ["--bot:", "a model of 2 players, not 4"]),
+    (["--bot", "v0.3"], ["--bot:", "unknown bot 'v0.3'"]),
+    # unknown option
+    (["--bot", "ismcts:colour=red"], ["--bot:", "unknown option 'colour'"]),
+    # conflicting with a shorthand
+    (["--bot", "ismcts:iterations=100", "--iterations", 200],
+     ["--iterations: the --bot spec sets iterations too"]),
+    (["--bot", "ismcts:time=1", "--iterations", 200],
+     ["--iterations: the --bot spec sets iterations too"]),
+    (["--bot", "ismcts:iterations=100", "--time", 1], ["--time: the --bot spec sets time too"]),
+    (["--bot", "ismcts:seed=1", "--seed", 2], ["--seed: the --bot spec sets seed too"]),
+    (["--bot", "ismcts:c=1", "--c", 1], ["--c: the --bot spec sets c too"]),
+    (["--bot", "ismcts:preset=baseline,minimax=0.3"], ["--bot:", "minimax: implicit minimax"]),
+])
+def test_suggest_bot_bad_input(tmp_path, args, words):
+    svg = tmp_path / "advice.svg"
+    res = run("suggest", POSITION, "--quiet", "--svg", svg, *args)
+    assert_input_error(res, "Error: ", *words)
+    assert not svg.exists()              # refused before anything is written
