@@ -25,7 +25,8 @@ from mcts.params import PRESETS, Evaluation, SearchParams  # noqa: E402
 from mcts.bots import BOTS, Bot, make_bot  # noqa: E402
 
 __all__ = ["ActionStats", "BOTS", "Bot", "DEFAULT_C", "DEFAULT_ITERATIONS",
-           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C", "LineStep", "MAX_ITERATIONS", "MAX_WORKERS", "NODE_BYTES",
+           "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C",
+           "LineStep", "MAX_ITERATIONS", "MAX_WORKERS", "NODE_BYTES",
            "ROLLOUTS", "SCALED_C",
            "SearchResult", "action_name", "make_bot", "principal_line", "search",
            "Evaluation", "PRESETS", "SearchParams"]

@@ -339,7 +339,7 @@ class IsmctsBot(_SearchBot):
 
     def __init__(self, **options):
         super().__init__(**options)
-        self.params             # options that do not go together are refused here
+        self.params.validate()      # options that do not go together are refused here
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
