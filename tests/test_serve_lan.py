@@ -442,6 +442,17 @@ def test_the_network_addresses_are_this_machines_and_not_the_loopback():
             s.bind((address, 0))
 
 
+def test_without_the_interfaces_the_address_is_the_one_a_udp_socket_would_send_from(
+        monkeypatch):
+    """A `connect` on UDP sends nothing; the address it picks is one of the interfaces'."""
+    read = serve_cmd.lan_addresses()
+    monkeypatch.setattr(socket, "if_nameindex", lambda: [])
+    guessed = serve_cmd.lan_addresses()
+    assert len(guessed) <= 1 and set(guessed) <= set(read)
+    if read:
+        assert guessed, "a machine with a network address has a route to send from"
+
+
 # --- a real server on 127.0.0.1 -------------------------------------------------------------
 
 def _http(url, method="GET", body=None, headers=None):
