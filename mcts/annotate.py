@@ -176,9 +176,9 @@ class Annotation:
         `errors` times its standard error; by="points", more than MISTAKE_SCORE
         points of the score sheet and `errors` times its standard error."""
         if by == "points":
-            loss = self.points_loss
-            return loss is not None and loss > MISTAKE_SCORE and \
-                loss > errors * self.points_uncertainty
+            loss, error = self.points_loss, self.points_uncertainty   # both None or neither
+            return loss is not None and error is not None and loss > MISTAKE_SCORE and \
+                loss > errors * error
         return self.loss > points / 100.0 and self.loss > errors * self.uncertainty
 
     def to_dict(self, points: float = MISTAKE_POINTS, errors: float = MISTAKE_ERRORS,
@@ -266,7 +266,7 @@ class AnnotationReport:
                               color="#d62728",
                               arrowprops=dict(arrowstyle="-", color="#d62728", lw=0.6))
                   for n in self.mistakes()[:mark]]
-        rounds = {}
+        rounds: dict[int, int] = {}
         for n in self.notes:
             rounds.setdefault(n.round, n.index + 1)
         for r, x in rounds.items():

@@ -237,7 +237,7 @@ def test_annotate_by_points_on_the_command_line(decided_record):
     res = run("annotate", path, "--as", "Red", "--iterations", 300, "--by", "points", "--quiet")
     assert res.exit_code == 0, res.output
     assert "VP" in res.output and "A mistake loses more than 1 VP" in res.output
-    line = next(l for l in res.output.splitlines() if l.startswith(f"  #{bad_at}"))
+    line = next(row for row in res.output.splitlines() if row.startswith(f"  #{bad_at}"))
     assert "'end turn'" in line and " VP" in line
 
 
@@ -272,10 +272,10 @@ def test_suggest_shows_the_points_of_each_alternative(tmp_path):
     path.write_text(json.dumps(state_to_position(state, me)))
     res = run("suggest", path, "--iterations", 2000, "--seed", 1, "--quiet")
     assert res.exit_code == 0, res.output
-    header = next(l for l in res.output.splitlines() if "decision" in l and "visits" in l)
+    header = next(row for row in res.output.splitlines() if "decision" in row and "visits" in row)
     assert header.split()[-3:] == ["points", "lead", "±"]
-    rows = {l.split("  ")[1].strip(): l.split() for l in res.output.splitlines()
-            if l.startswith("  seal in") or l.startswith("  end turn")}
+    rows = {row.split("  ")[1].strip(): row.split() for row in res.output.splitlines()
+            if row.startswith("  seal in") or row.startswith("  end turn")}
     assert float(rows["seal in Oath House"][-3]) >= float(rows["end turn"][-3]) + 2
     said = res.output.split("In points, ")[1].splitlines()[0]
     best, rival = _top_two(res.output)

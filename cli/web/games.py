@@ -331,9 +331,10 @@ class PlayGame(WebGame):
                 self.thinking = {"seat": SEATS[mover], "spec": self.specs[mover],
                                  "since": time.monotonic(), "queued": False}
 
-            def check(done=0, elapsed=0.0):
+            def check(done=0, elapsed=0.0, version=version):
                 """Called by the search about every 0.1 s: stop when the game is dropped or
-                undone meanwhile (its decision would be thrown away)."""
+                undone meanwhile (its decision would be thrown away); `version` is
+                this decision's, bound when it is asked for."""
                 if self.stopped or self.version != version:
                     raise Cancelled()
             # outside the lock: the page stays served. The decision is made and played in
