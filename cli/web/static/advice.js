@@ -9,6 +9,8 @@ import {controller, current, ui} from "./state.js";
 /** @typedef {import("./types.js").Advice} Advice */
 /** @typedef {import("./types.js").AnnotationShown} AnnotationShown */
 /** @typedef {import("./types.js").Job} Job */
+/** @typedef {import("./types.js").Alternative} Alternative */
+/** @typedef {import("./types.js").PointsBreakdown} PointsBreakdown */
 
 /** @type {EventSource | null} */
 let jobEvents = null;
@@ -132,9 +134,10 @@ export function showAdvice(h, live) {
 /** @param {AnnotationShown} h a decision of an annotated record */
 function annotationHtml(h) {
   const how = h.played_estimate === "own search" ? "the decision played was searched on its own with the same budget" : "both come from the same search";
+  const vp = typeof h.points_loss === "number" ? ` and ${h.points_loss.toFixed(1)} VP (± ${(h.points_uncertainty || 0).toFixed(1)})` : "";
   const verdict = h.forced ? "It was the only legal decision." : h.played === h.best ? "It is the computer's choice too." :
-    h.mistake ? `A mistake: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}); ${how}.` :
-    `Within noise: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)}), too little to call a mistake; ${how}.`;
+    h.mistake ? `A mistake: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)})${vp}; ${how}.` :
+    `Within noise: it gives away ${pct(h.loss)} (± ${pct(h.uncertainty)})${vp}, too little to call a mistake; ${how}.`;
   /** @type {(v: number | null | undefined, w: number) => string} */
   const est = (v, w) => pct(v === null || v === undefined ? w : v);
   return `<h3>Decision ${h.index + 1} of ${h.seat}</h3>
@@ -153,7 +156,8 @@ function adviceHtml(h, live) {
   const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
   const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
     <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(50 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td></tr>`).join("");
+    <td class="num"><span class="bar" style="width:${(50 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
+    <td class="num points">${pointsCell(a)}</td></tr>`).join("");
   const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
     <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
   const state = live ? `<span class="live">live</span>` : "";
@@ -161,7 +165,26 @@ function adviceHtml(h, live) {
   return `<h3>Advice for ${h.seat} ${state}</h3>
     ${step > 1 ? `<p class="note">Step ${step} of the advised turn (the alternatives were for step 1).</p>` : ""}
     <ol class="line">${line}</ol>
-    ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the search's estimate of the decision, the figure it ranks by, ± its standard error">estimate</th></tr>${alts}</table>` : ""}
+    ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the search's estimate of the decision, the figure it ranks by, ± its standard error">estimate</th><th title="the expected final score after the decision (VP), and the expected lead over the best other player ± its standard error">points</th></tr>${alts}</table>` : ""}
+    ${breakdownHtml(h.points_breakdown)}
     <table class="who"><tr><th></th><th title="the chance of winning">win</th><th title="the mean final score of the playouts">expected score</th></tr>${who}</table>
-    <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “estimate”: the figure the search ranks decisions by, about the chance of winning after it (plus a little for the score margin, mixed with the best line's evaluation), ± its standard error. The best three are drawn on the board, numbered.</p>`;
+    <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “estimate”: the figure the search ranks decisions by, about the chance of winning after it (plus a little for the score margin, mixed with the best line's evaluation), ± its standard error; “points”: the expected final score after it, and the expected lead over the best other player. The best three are drawn on the board, numbered, with their points.</p>`;
+}
+
+/** An alternative's points: the expected final score, the lead and its ±. @param {Alternative} a */
+function pointsCell(a) {
+  if (typeof a.points !== "number" || typeof a.lead !== "number") return "";
+  const lead = `${a.lead >= 0 ? "+" : "−"}${Math.abs(a.lead).toFixed(1)}`;
+  return `${a.points.toFixed(1)} <span class="note">(${lead} ± ${(a.lead_error || 0).toFixed(1)})</span>`;
+}
+
+/** Why the first decision scores more (or less) than the next, by scoring source. @param {PointsBreakdown | null | undefined} b */
+function breakdownHtml(b) {
+  if (!b) return "";
+  /** @param {number} v */
+  const signed = (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(1)}`;
+  const rows = b.by_source.filter((r) => Math.abs(r.difference) >= 0.05)
+    .sort((p, q) => Math.abs(q.difference) - Math.abs(p.difference)).slice(0, 5);
+  const words = rows.map((r) => `${signed(r.difference)} ${esc(r.source)}`).join(", ") || "no difference";
+  return `<p class="note points-breakdown">In points, <b>${esc(b.decision)}</b> against ${esc(b.rival)}: ${signed(b.decision_points - b.rival_points)} VP (${words}).</p>`;
 }

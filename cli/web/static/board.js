@@ -5,6 +5,7 @@ import {$} from "./dom.js";
 import {ui} from "./state.js";
 
 /** @typedef {import("./types.js").Option} Option */
+/** @typedef {import("./types.js").Advice} Advice */
 /** @typedef {(decision: number | string) => void} Choose */
 
 /**
@@ -18,6 +19,28 @@ export function showBoard(svg, options, choose) {
   const pic = document.querySelector("#board svg");
   if (pic) { pic.removeAttribute("width"); pic.removeAttribute("height"); }
   if (options) wireTargets(options, choose);
+  const h = ui.game && ui.game.hint;
+  if (h && h.kind !== "annotation" && ui.game && svg === ui.game.svg) pointsOnRanks(h);
+}
+
+/**
+ * Beside each of the best decisions drawn on the board (#1, #2, #3), its points: the
+ * expected final score after it (the hint's alternatives, by the rank's data-action).
+ * @param {Advice} h
+ */
+function pointsOnRanks(h) {
+  const byAction = new Map(h.alternatives.map((a) => [String(a.action), a]));
+  for (const rank of document.querySelectorAll("#board g.rank")) {
+    const a = byAction.get(rank.getAttribute("data-action") || "");
+    const badge = rank.querySelector("circle");
+    if (!a || typeof a.points !== "number" || !badge) continue;
+    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    label.setAttribute("x", String(Number(badge.getAttribute("cx")) + 12));
+    label.setAttribute("y", String(Number(badge.getAttribute("cy")) + 4));
+    label.setAttribute("class", "rank-points");
+    label.textContent = `${a.points.toFixed(1)} VP`;
+    rank.appendChild(label);
+  }
 }
 
 /** The board of the game now, a board looked back at, or the variation shown. */

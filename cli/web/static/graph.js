@@ -97,13 +97,27 @@ function mistakesNote(last, all, note) {
   const notes = last.decisions;
   const worst = /** @type {Note[]} */ (last.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k)));
   note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots are mistakes that give away 10 points or more (a loss within noise is no mistake). ` +
-    (worst.length ? `${last.seat}'s biggest mistakes: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (−${pct(n.loss)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
+    (worst.length ? `${last.seat}'s biggest mistakes${last.by === "points" ? " in points" : ""}: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (${lossWords(n, last.by)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
   for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(Number(l.dataset.index)); };
+}
+
+/**
+ * A mistake's loss: in the chance of winning, and in victory points (first when the
+ * mistakes were found by points).
+ * @param {Note} n
+ * @param {string | undefined} by
+ */
+function lossWords(n, by) {
+  const chance = `−${pct(n.loss)}`;
+  if (typeof n.points_loss !== "number") return chance;
+  const vp = `−${n.points_loss.toFixed(1)} VP`;
+  return by === "points" ? `${vp}, ${chance}` : `${chance}, ${vp}`;
 }
 
 /** Check the chosen seat's decisions (a search at each). */
 export async function annotate() {
-  const body = {seat: select("#an-seat").value, seconds: +select("#an-seconds").value};
+  const body = {seat: select("#an-seat").value, seconds: +select("#an-seconds").value,
+    by: select("#an-by").value};
   await startJob(() => api("POST", `/api/games/${current().id}/annotate`, body));
 }
 

@@ -53,11 +53,32 @@
 
 /**
  * @typedef {object} Alternative
+ * @property {number} action
  * @property {string} name
  * @property {number} visits
  * @property {number} share
  * @property {number} estimate
  * @property {number} error
+ * @property {number | null} [points]       the mover's expected final score after it (VP)
+ * @property {number | null} [lead]         its expected margin over the best other seat
+ * @property {number | null} [lead_error]
+ */
+
+/**
+ * @typedef {object} SourceRow      a scoring source of two decisions' points
+ * @property {string} source
+ * @property {number} decision
+ * @property {number} rival
+ * @property {number} difference
+ */
+
+/**
+ * @typedef {object} PointsBreakdown  why the first decision scores more than the next
+ * @property {string} decision
+ * @property {string} rival
+ * @property {number} decision_points
+ * @property {number} rival_points
+ * @property {SourceRow[]} by_source
  */
 
 /**
@@ -67,6 +88,7 @@
  * @property {number} [step]
  * @property {LineStep[]} line
  * @property {Alternative[]} alternatives
+ * @property {PointsBreakdown | null} [points_breakdown]
  * @property {Record<string, number>} win_probability
  * @property {Record<string, number>} expected_score
  * @property {number} iterations
@@ -85,6 +107,8 @@
  * @property {boolean} [within_noise]
  * @property {number} loss
  * @property {number} uncertainty
+ * @property {number | null} [points_loss]         the loss in victory points
+ * @property {number | null} [points_uncertainty]
  * @property {string} played_estimate
  * @property {number | null} [best_value]
  * @property {number} best_win
@@ -102,6 +126,7 @@
  * @property {string} seat
  * @property {Note[]} decisions
  * @property {number[]} mistakes    indices of its mistakes, the worst first
+ * @property {"chance" | "points"} [by]  what the mistakes were found and ranked by
  */
 
 /**

@@ -1,0 +1,69 @@
+"""The points on the web page (Chromium driven by Playwright, as
+tests/test_serve_browser.py): the advice's column "points", the best three on
+the board with their points, the reason in points, a review by points."""
+from __future__ import annotations
+
+import re
+
+from test_points import decided_game
+from test_serve_browser import _game, _wait_for_human, browser, page, server  # noqa: F401
+
+
+def test_a_hint_shows_each_alternative_s_points_and_the_best_three_on_the_board(server, page):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "greedy")
+    page.fill("#form-play input[name=seed]", "3")
+    page.click("#start-play")
+    _wait_for_human(page)
+    page.click("#board .bag.clickable")
+    page.wait_for_selector("#board .entry.clickable")
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    page.wait_for_function("window.hintArrived !== undefined", timeout=20000)
+    page.wait_for_selector("#board svg .ranked .rank .rank-points")
+    hint = _game(page)["hint"]
+    headers = page.locator("#advice table.alts th").all_text_contents()
+    assert headers[-1] == "points"
+    rows = page.locator("#advice table.alts tr.alt")
+    assert rows.count() == len(hint["alternatives"])
+    for k, alt in enumerate(hint["alternatives"]):
+        cell = rows.nth(k).locator("td.points").text_content()
+        lead = f"{'+' if alt['lead'] >= 0 else '−'}{abs(alt['lead']):.1f}"
+        assert cell == f"{alt['points']:.1f} ({lead} ± {alt['lead_error']:.1f})", cell
+    by_action = {str(a["action"]): a for a in hint["alternatives"]}
+    ranks = page.locator("#board svg .ranked .rank")
+    assert ranks.count() >= 2
+    for k in range(ranks.count()):
+        rank = ranks.nth(k)
+        alt = by_action[rank.get_attribute("data-action")]
+        assert rank.locator(".rank-points").text_content() == f"{alt['points']:.1f} VP"
+    said = page.text_content("#advice .points-breakdown")
+    breakdown = hint["points_breakdown"]
+    assert said.startswith(f"In points, {breakdown['decision']} against {breakdown['rival']}: ")
+    assert re.search(r": [+−]\d+\.\d VP \(", said)
+
+
+def test_a_review_finds_the_mistakes_by_points(server, page, tmp_path):
+    rec, bad_at = decided_game()
+    path = tmp_path / "decided.json"
+    rec.save(path)
+    page.goto(server + "/?mode=review")
+    page.set_input_files("#upload-record", str(path))
+    page.wait_for_selector("#review-controls:not([hidden])")
+    page.select_option("#an-seat", "Red")
+    page.select_option("#an-seconds", "0.2")
+    page.select_option("#an-by", "points")
+    page.click("#annotate")
+    page.wait_for_selector("#plot svg circle", timeout=240000)
+    annotation = _game(page)["annotation"]
+    assert annotation["by"] == "points"
+    note = page.text_content("#annotation-note")
+    assert "Red's biggest mistakes in points:" in note
+    first = next(n for n in annotation["decisions"] if n["index"] == annotation["mistakes"][0])
+    assert f"{first['index'] + 1}. {first['played']} (−{first['points_loss']:.1f} VP, " in note
+    # at a decision: its loss in VP beside the loss in chance
+    page.click(f"#annotation-note a[data-index='{first['index']}']")
+    page.wait_for_function("game.hint !== null && game.hint.kind === 'annotation'")
+    assert f"and {first['points_loss']:.1f} VP (±" in page.text_content("#advice")
