@@ -205,7 +205,7 @@ class SearchResult:
     forced: bool = False            # the only legal decision (searched all the same, for
     #                                 the estimates of the position behind it)
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
-    tree: object = field(default=None, repr=False, compare=False)   # the Searcher (workers=1)
+    tree: Optional[Searcher] = field(default=None, repr=False, compare=False)   # workers=1
     max_nodes: Optional[int] = None  # each tree's node bound (search() sets it)
     root: object = field(default=None, repr=False, compare=False)   # the position searched
     #                                 (search() sets it; the principal line is checked in it)

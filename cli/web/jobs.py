@@ -36,7 +36,7 @@ class Job:
         self.result = None
         self.error = None
         self.cancel_event = threading.Event()
-        self.thread = None
+        self.thread: threading.Thread | None = None
         self.partial = None             # the estimate so far (a hint's advice while it runs)
         self.seq = 0                    # bumped at every change (the event stream's cue)
         self.finished_at = None
