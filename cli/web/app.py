@@ -18,7 +18,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/takeback       {"index": k}: back to k decisions   (play)
     POST   /api/games/{id}/variation      {"index": k, "line": [ids]}: another line from k
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
-    POST   /api/games/{id}/hint           {"seconds": s} -> job
+    POST   /api/games/{id}/hint           {"seconds": s, "index": k, "line": [...]} -> job
     POST   /api/games/{id}/annotate       {"seat": s, "seconds": s, "by": chance|points} -> job   (review)
     GET    /api/jobs/{id}                 progress and result of a search
     GET    /api/jobs/{id}/events          the same as server-sent events, live (text/event-stream)
@@ -314,7 +314,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
             index = int(raw)
         except ValueError:
             raise WebError(f"index: must be a whole number, got {quoted(raw)}") from None
-        return JSONResponse(session.board_at(index))
+        out = session.board_at(index)
+        return JSONResponse(dict(out, can_hint=session.can_hint_at(index)))
 
     async def continued(request):
         session = server.game(request.path_params["game"])
@@ -325,7 +326,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def variation(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
-        return JSONResponse(session.explore(body.get("index"), body.get("line", [])))
+        out = session.explore(body.get("index"), body.get("line", []))
+        return JSONResponse(dict(out, can_hint=session.can_hint_at(out["index"], out["line"])))
 
     async def take_back(request):
         session = server.game(request.path_params["game"])
@@ -346,7 +348,7 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def hint(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
-        job = server.hint(session, body.get("seconds", 2.0))
+        job = server.hint(session, body.get("seconds", 2.0), body.get("index"), body.get("line"))
         return JSONResponse(job.to_json(), status_code=202)
 
     async def annotate(request):

@@ -78,9 +78,10 @@ class WebGame:
     def viewer(self):
         return None
 
-    def hint_seat(self) -> int:
-        """The seat a hint is for now, or WebError saying why there is none."""
-        st = self.state
+    def hint_seat(self, st=None) -> int:
+        """The seat a hint is for now (in `st`: a point looked back at), or WebError
+        saying why there is none."""
+        st = self.state if st is None else st
         if st.is_terminal():
             raise WebError("hint: the game is over", 409)
         if st.is_chance_node():
@@ -97,6 +98,63 @@ class WebGame:
 
     def search_state(self):
         return self.state.clone()
+
+    def live_index(self) -> int:
+        """The point of the game now: the number of its decisions (a review: the one shown)."""
+        return len(self.history_words())
+
+    def hint_point(self, index=None, line=None) -> dict:
+        """What a hint at a point searches: the game now (`index` None), the position after
+        `index` decisions, or a variation's `line` from there, from what the viewer knew
+        there (a world it cannot tell from the real one) and only for its own decisions.
+        {"index", "line", "seat", "state", "live", "board"}; WebError saying why not."""
+        live = self.live_index()
+        line = [] if line is None else line
+        if index is None:
+            if line:
+                raise WebError("index: a line is tried from a point: give its index too")
+            index = live
+        total = len(self.history_words())
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
+            raise WebError(f"index: must be a whole number from 0 to {total}, "
+                           f"got {quoted(index)}")
+        if isinstance(line, bool) or not isinstance(line, list):
+            raise WebError(f"line: a list of decision ids, got {quoted(line)}")
+        if index == live and not line:
+            seat = self.hint_seat()
+            return {"index": index, "line": [], "seat": seat, "state": self.search_state(),
+                    "live": True, "board": None}
+        return self._point(index, line)
+
+    def can_hint_at(self, index, line=None) -> bool:
+        """May the viewer ask for a hint at that point (the page's Hint button there)?"""
+        try:
+            self.hint_point(index, line)
+        except WebError:
+            return False
+        return True
+
+    def _point(self, index: int, line: list) -> dict:
+        """A point other than the game now: looked back at, or a variation from it."""
+        from mcts.variations import VariationError, play_variation
+        with self.lock:
+            real = self.state_at(index)
+            viewer = self.viewer()
+        if not line:
+            seat = self.hint_seat(real)
+            world = real if viewer is None else real.resample_from_infostate(seat, index)
+            return {"index": index, "line": [], "seat": seat, "state": world, "live": False,
+                    "board": (real, viewer, self.last_steps(index))}
+        try:
+            v = play_variation(real, viewer, line, seed=index)
+        except VariationError as exc:
+            raise WebError(str(exc), 409 if exc.conflict else 400) from None
+        if v.ask or v.ended:
+            raise WebError(f"hint: the variation asks what was drawn or has ended "
+                           f"({v.ended or 'what was drawn comes first'})", 409)
+        seat = self.hint_seat(v.state)
+        return {"index": index, "line": list(line), "seat": seat, "state": v.state,
+                "live": False, "board": (v.state, viewer, v.steps[-40:])}
 
     def options(self) -> list[dict]:
         return []
@@ -279,11 +337,15 @@ class PlayGame(WebGame):
         st = self.state
         return [_option(st, a) for a in st.legal_actions()]
 
-    def hint_seat(self) -> int:
-        seat = super().hint_seat()
+    def hint_seat(self, st=None) -> int:
+        seat = super().hint_seat(st)
         if not self.human[seat]:         # a bot's knowledge is not the person's (R-INFO-4)
             raise WebError(f"hint: it is {SEATS[seat]}'s turn ({self.specs[seat]}); hints are "
                            "for a person's own decisions", 409)
+        viewer = self.viewer()
+        if st is not None and viewer is not None and seat != viewer:
+            raise WebError(f"hint: it is {SEATS[seat]}'s decision there; hints are for "
+                           f"{SEATS[viewer]}'s own decisions", 409)
         return seat
 
     def decide(self, value):
@@ -507,8 +569,8 @@ class FollowGame(WebGame):
             self.entries.pop()
             self.changed()
 
-    def hint_seat(self):
-        seat = super().hint_seat()
+    def hint_seat(self, st=None):
+        seat = super().hint_seat(st)
         if seat != self.seat:
             raise WebError(f"hint: it is {SEATS[seat]}'s turn; hints are for "
                            f"{SEATS[self.seat]} (the view's player)", 409)
@@ -631,8 +693,8 @@ class ReviewGame(WebGame):
         return self.annotation is not None and (
             self.seat is None or SEATS[self.seat] == self.annotation.get("seat"))
 
-    def hint_seat(self) -> int:
-        seat = super().hint_seat()
+    def hint_seat(self, st=None) -> int:
+        seat = super().hint_seat(st)
         if self.seat is not None and seat != self.seat:   # its advice names what it sees
             raise WebError(f"hint: it is {SEATS[seat]}'s turn; seen by {SEATS[self.seat]}, "
                            f"hints are for {SEATS[self.seat]}", 409)
@@ -690,7 +752,7 @@ class ReviewGame(WebGame):
 
     def last_steps(self, upto=None):
         from ulm.decisions import last_turn, record_steps
-        return last_turn(record_steps(self.full, self.index)[-40:])
+        return last_turn(record_steps(self.full, self.index if upto is None else upto)[-40:])
 
     def board_at(self, index):
         with self.lock:
@@ -698,6 +760,9 @@ class ReviewGame(WebGame):
 
     def history_words(self):
         return self.decisions
+
+    def live_index(self):
+        return self.index
 
     def state_at(self, index):
         return replay(self.data, index).state

@@ -22,7 +22,7 @@ from ulm.records import GameRecord, RecordError, replay
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, WebError,
                             capped, check_bot, check_seconds, parse_seat, quoted)
-from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame
+from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame, draw
 from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
 
 if TYPE_CHECKING:
@@ -285,23 +285,31 @@ class Server:
             if thread is not None:
                 thread.join(max(0.0, deadline - time.monotonic()))
 
-    def hint(self, session: WebGame, seconds) -> Job:
+    def hint(self, session: WebGame, seconds, index=None, line=None) -> Job:
+        """A hint at the point shown: the game now, or after `index` decisions and the
+        variation's `line` from there (WebGame.hint_point); its answer names the point."""
         seconds = check_seconds(seconds, self.max_seconds)
         with session.lock:
-            seat = session.hint_seat()
-            state = session.search_state()
+            point = session.hint_point(index, line)
             version = session.version
+        state, seat = point["state"], point["seat"]
+        where = {"index": point["index"], "variation": point["line"]}
         job = Job("hint", session.id, seconds)
 
         def work(job):
             def partial(result):
-                job.partial = advice_json(result, state, seat, top=None)
+                job.partial = dict(advice_json(result, state, seat, top=None), **where)
                 job.seq += 1
             result = run_search(state, seconds, job, seed=version, partial=partial)
-            advice = advice_json(result, state, seat, top=None)
+            advice = dict(advice_json(result, state, seat, top=None), **where)
+            entry = hint_entry(version, advice)
+            if not point["live"]:           # drawn on the board of the point it analysed
+                board, viewer, last = point["board"]
+                return dict(advice, svg=draw(board, viewer, entry["highlight"], False, last,
+                                             entry["ranked"]))
             with session.lock:
                 if session.version == version:
-                    session.hint = hint_entry(version, advice)
+                    session.hint = entry
             return advice
         return self.start_job(job, work)
 

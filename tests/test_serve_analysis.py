@@ -1,0 +1,231 @@
+"""The web companion analyses the point shown: a hint at a board looked back at and in a
+variation (`POST /api/games/{id}/hint` with `index` and `line`), through the viewer's
+eyes and only for its own decisions; its answer names the point it analysed."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+from cli.web.app import create_app
+from leaks import assert_no_leak, seen_cards
+from ulm import ACTION_NAMES
+from ulm.records import replay
+from web_helpers import error_of, wait_for
+
+JSON = {"content-type": "application/json"}
+
+
+def _threads():
+    import threading
+    return [t.name for t in threading.enumerate() if t.is_alive() and t.name.startswith("job-")]
+
+
+@pytest.fixture(autouse=True)
+def no_search_outlives_its_server():
+    yield
+    assert _threads() == []
+
+
+@pytest.fixture
+def client():
+    with TestClient(headers=JSON, app=create_app(max_seconds=5),
+                    raise_server_exceptions=False) as c:
+        yield c
+
+
+def _people_to_move(client, gid):
+    return wait_for(client, f"/api/games/{gid}", lambda d: d["options"] or d["terminal"])
+
+
+def _played(client, seats, seed, decisions):
+    """A game of Play with `decisions` decisions of the person (its last option each time)."""
+    g = client.post("/api/games", json={"mode": "play", "seats": list(seats),
+                                        "seed": seed}).json()
+    for _ in range(decisions):
+        g = _people_to_move(client, g["id"])
+        g = client.post(f"/api/games/{g['id']}/decide",
+                        json={"decision": g["options"][-1]["decision"]}).json()
+    return _people_to_move(client, g["id"])
+
+
+def _hint(client, gid, **body):
+    r = client.post(f"/api/games/{gid}/hint", json=dict(seconds=0.2, **body))
+    assert r.status_code == 202, r.text
+    job = wait_for(client, f"/api/jobs/{r.json()['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "done", job
+    return job["result"]
+
+
+def _legal_names(client, gid, index, line=()):
+    v = client.post(f"/api/games/{gid}/variation", json={"index": index, "line": list(line)})
+    assert v.status_code == 200, v.text
+    return {o["name"] for o in v.json()["options"]}, v.json()
+
+
+# --- a hint at the point shown ------------------------------------------------------------
+
+def test_a_hint_at_a_board_looked_back_at_analyses_that_board(client):
+    g = _played(client, ("human", "greedy"), 3, 4)
+    gid, live = g["id"], len(g["history"])
+    assert g["history"][1]["seat"] == "Red"
+    board = client.get(f"/api/games/{gid}/board?index=1").json()
+    assert board["can_hint"] is True
+    advice = _hint(client, gid, index=1)
+    assert advice["index"] == 1 and advice["variation"] == [] and advice["seat"] == "Red"
+    then, _ = _legal_names(client, gid, 1)
+    now = {o["name"] for o in g["options"]}
+    assert then != now
+    assert {a["name"] for a in advice["alternatives"]} == then
+    assert advice["line"][0]["name"] == advice["best"]
+    # drawn on that board, not on the game's: the game now has no hint
+    assert 'class="highlight"' in advice["svg"] and advice["svg"].count('class="rank"') == 3
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["hint"] is None and len(g["history"]) == live
+    # the game now: the answer names it, as the live hint it is
+    advice = _hint(client, gid)
+    assert advice["index"] == live and "svg" not in advice
+    assert client.get(f"/api/games/{gid}").json()["hint"]["index"] == live
+
+
+def test_a_hint_in_a_variation_analyses_the_variation(client):
+    g = _played(client, ("human", "greedy"), 3, 4)
+    gid = g["id"]
+    first, v = _legal_names(client, gid, 1)
+    line = [v["options"][0]["decision"]]
+    then, v = _legal_names(client, gid, 1, line)
+    assert v["can_hint"] is True and then != first
+    advice = _hint(client, gid, index=1, line=line)
+    assert advice["index"] == 1 and advice["variation"] == line
+    assert {a["name"] for a in advice["alternatives"]} == then
+    assert "<svg" in advice["svg"]
+
+
+def test_a_point_the_viewer_may_not_analyse_is_refused(client):
+    g = _played(client, ("human", "greedy"), 2, 6)
+    gid = g["id"]
+    blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
+    assert client.get(f"/api/games/{gid}/board?index={blue}").json()["can_hint"] is False
+    msg = error_of(client.post(f"/api/games/{gid}/hint", json={"seconds": 0.1, "index": blue}),
+                   409)
+    assert msg == "hint: it is Blue's turn (greedy); hints are for a person's own decisions"
+    # a variation played to the end of the person's turn: nothing left to advise there
+    red = next(h["index"] for h in g["history"] if h["seat"] == "Red" and h["index"] > 0)
+    line, v = [], _legal_names(client, gid, red)[1]
+    while v["options"] and not v["ended"] and len(line) < 20:
+        line.append(v["options"][0]["decision"])
+        v = _legal_names(client, gid, red, line)[1]
+    assert v["ended"] and v["can_hint"] is False
+    msg = error_of(client.post(f"/api/games/{gid}/hint",
+                               json={"seconds": 0.1, "index": red, "line": line}), 409)
+    assert msg.startswith("hint: the variation") and v["ended"] in msg
+    assert client.app.state.server.jobs == {}
+
+
+def test_a_review_seen_by_one_seat_hints_only_at_its_decisions(client):
+    from pathlib import Path
+    data = json.loads((Path(__file__).parent.parent / "examples" / "record-2p.json").read_text())
+    rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
+    gid = rv["id"]
+    rv = client.post(f"/api/games/{gid}/goto", json={"index": 0, "as": "Red"}).json()
+    movers = replay(data).movers()
+    blue = movers.index(1)
+    msg = error_of(client.post(f"/api/games/{gid}/hint", json={"seconds": 0.1, "index": blue}),
+                   409)
+    assert msg == "hint: it is Blue's turn; seen by Red, hints are for Red"
+    red = max(k for k, p in enumerate(movers[:blue + 8]) if p == 0)
+    advice = _hint(client, gid, index=red)
+    assert advice["index"] == red and advice["seat"] == "Red"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"index": "1"}, "index: must be a whole number from 0 to 4, got '1'"),
+    ({"index": [1]}, "index: must be a whole number from 0 to 4, got [1]"),
+    ({"index": True}, "index: must be a whole number from 0 to 4, got True"),
+    ({"index": 1.5}, "index: must be a whole number from 0 to 4, got 1.5"),
+    ({"index": 10 ** 30}, "index: must be a whole number from 0 to 4, got 1000000000000"),
+    ({"index": -1}, "index: must be a whole number from 0 to 4, got -1"),
+    ({"index": ""}, "index: must be a whole number from 0 to 4, got ''"),
+    ({"index": {"Red": 1}}, "index: must be a whole number from 0 to 4, got {'Red': 1}"),
+    ({"line": [3]}, "index: a line is tried from a point: give its index too"),
+    ({"index": 1, "line": "3"}, "line: a list of decision ids, got '3'"),
+    ({"index": 1, "line": {"0": 3}}, "line: a list of decision ids, got {'0': 3}"),
+    ({"index": 1, "line": [-1]}, "line[0]: decision -1 is not legal there"),
+    ({"index": 1, "line": [10 ** 30]}, "line[0]: decision 1000000000000000000000000000000 is"),
+    ({"index": 1, "line": [""]}, "line[0]: must be a decision id (a whole number)"),
+    ({"index": 1, "line": ["push"]}, "line[0]: must be a decision id (a whole number)"),
+    ({"index": 1, "line": [[2]]}, "line[0]: must be a decision id (a whole number)"),
+    ({"index": 1, "line": [2] * 61}, "line: a list of at most 60 decision ids"),
+])
+def test_bad_points_are_refused_naming_the_field(client, body, message):
+    g = _played(client, ("human", "greedy"), 3, 4)
+    assert len(g["history"]) == 4
+    r = client.post(f"/api/games/{g['id']}/hint", json=dict(seconds=0.1, **body))
+    assert message in error_of(r, 400)
+    assert client.app.state.server.jobs == {}          # nothing started
+
+
+@pytest.mark.parametrize("raw, message", [
+    ('{"seconds": 0.1, "index": NaN}', "index: must be a whole number from 0 to 4, got nan"),
+    ('{"seconds": 0.1, "index": 1, "line": [NaN]}', "line[0]: must be a decision id"),
+    ('{"seconds": 0.1, "index": 1, "line": [3', "request: not valid JSON"),
+    ('{"seconds": 0.1, "index": ', "request: not valid JSON"),
+])
+def test_nan_and_truncated_points_are_refused(client, raw, message):
+    g = _played(client, ("human", "greedy"), 3, 4)
+    r = client.post(f"/api/games/{g['id']}/hint", content=raw)
+    assert message in error_of(r, 400)
+    assert client.app.state.server.jobs == {}
+
+
+def test_a_line_of_another_game_is_refused(client):
+    g = _played(client, ("human", "greedy"), 3, 4)
+    other = _played(client, ("human", "greedy"), 9, 4)
+    foreign = next(o["decision"] for o in other["options"]
+                   if o["name"] not in _legal_names(client, g["id"], 4)[0])
+    r = client.post(f"/api/games/{g['id']}/hint",
+                    json={"seconds": 0.1, "index": 4, "line": [foreign]})
+    assert f"line[0]: decision {foreign} is not legal there" in error_of(r, 400)
+
+
+# --- what the person knew then ------------------------------------------------------------
+
+@pytest.mark.parametrize("players, seed", [(2, 21), (3, 22), (4, 23)])
+def test_a_hint_looked_back_names_only_what_the_person_knew_then(players, seed):
+    """Hints at the person's earlier decisions, against the game as it was then: no card or
+    coat the person could not know at that point (tests/leaks.py), the live estimates too."""
+    with TestClient(headers=JSON, app=create_app(max_seconds=5)) as c:
+        g = c.post("/api/games", json={"mode": "play", "seed": seed,
+                                       "seats": ["human"] + ["random"] * (players - 1)}).json()
+        gid = g["id"]
+        while True:
+            g = _people_to_move(c, gid)
+            if g["terminal"] or g["round"] >= 6:
+                break
+            c.post(f"/api/games/{gid}/decide", json={"decision": g["options"][0]["decision"]})
+        data = c.app.state.server.games[gid].table.record.to_dict()
+        state, seen, choices, asked = replay(data, 0).state, set(), 0, 0
+        for k, name in enumerate(data["decisions"]):
+            seen |= seen_cards(state, 0)
+            if state.current_player() == 0 and len(state.legal_actions()) > 1:
+                choices += 1
+                if choices % 2 == 1 and asked < 6:
+                    _check_hint_then(c, gid, k, state, seen)
+                    asked += 1
+            elif state.current_player() != 0:
+                error_of(c.post(f"/api/games/{gid}/hint", json={"seconds": 0.1, "index": k}),
+                         409)
+            state.apply_action(ACTION_NAMES.index(name))
+            state.resolve_chance()
+        assert asked >= 3
+
+
+def _check_hint_then(c, gid, k, state, seen):
+    job = c.post(f"/api/games/{gid}/hint", json={"seconds": 0.3, "index": k}).json()
+    with c.stream("GET", f"/api/jobs/{job['id']}/events") as r:
+        events = [json.loads(line[5:]) for line in r.iter_lines() if line.startswith("data:")]
+    assert events[-1]["status"] == "done", events[-1]
+    for e in events:
+        assert_no_leak(state, 0, e, f"hint at {k}", seen)
+    assert events[-1]["result"]["index"] == k
