@@ -260,7 +260,7 @@ class AnnotationReport:
         played = [(n.index + 1, 100 * n.played_win) for n in self.notes if n.played_action != n.best_action]
         ax.plot([x for x, _ in played], [y for _, y in played], "x", ms=5,
                 label="after the decision played", color="#d62728")
-        labels = [ax.annotate(f"{n.played}\n(loss {100 * n.loss:.0f} points)",
+        labels = [ax.annotate(f"{n.played}\n(loss {100 * n.loss:.0f} points{_vp(n)})",
                               (n.index + 1, 100 * n.played_win), textcoords="offset points",
                               xytext=(0, -14), ha="center", va="top", fontsize=7,
                               color="#d62728",
@@ -289,6 +289,11 @@ class AnnotationReport:
         _place_labels(fig, ax, labels, [legend])
         _save_figure(fig, path)
         plt.close(fig)
+
+
+def _vp(note) -> str:
+    """', 1.5 VP': a note's loss in victory points for a label ('' without it)."""
+    return "" if note.points_loss is None else f", {note.points_loss:.1f} VP"
 
 
 # where a label may go, in points from its mistake: below or above it, then further away

@@ -73,6 +73,41 @@ def test_the_point_sums_are_those_of_the_iterations_through_each_decision(option
         assert not all(float(x).is_integer() for rows in seen.values() for r in rows for x in r)
 
 
+def test_at_a_cut_off_the_points_are_the_evaluation_s_predicted_scores():
+    """A decision whose position is a turn start (the next seat's draw), the
+    rollout cut off there (horizon 0), searched in one known world with a tree
+    of the root and that decision only: every iteration ends in the same
+    position, and its points are the evaluation's predicted final scores there,
+    its sources the points banked and the end-game items as they stand, the
+    rest forecast."""
+    from mcts._search import Searcher, eval_outcome_of, is_turn_start
+    from mcts.search import evaluation_options
+    state, rnd = opening(2), random.Random(1)
+    end = ulm.ACTION_NAMES.index("end turn")
+    while True:
+        if state.is_chance_node():
+            state.resolve_chance()
+            continue
+        if end in state.legal_actions():
+            after = state.clone()
+            after.apply_action(end)
+            if is_turn_start(after):
+                break
+        state.apply_action(rnd.choice(state.legal_actions()))
+    me = state.current_player()
+    options = evaluation_options(2, 0)
+    tree = Searcher(state, seed=1, determinize=False, root_action=end, horizon=0, max_nodes=2,
+                    **options)
+    tree.run(50)
+    scores, margin_sum, _, sources = tree.root_points()[end]
+    predicted, _ = eval_outcome_of(after, options["eval_weights"], options["eval_win_weights"])
+    assert [s / 50 for s in scores] == pytest.approx(predicted, rel=1e-9)
+    assert margin_sum / 50 == pytest.approx(margin(predicted, me), rel=1e-9)
+    now = after.score_breakdown(me)
+    assert [s / 50 for s in sources[:-1]] == [now[name] for name in POINT_SOURCES[:-1]]
+    assert sources[-1] / 50 == pytest.approx(predicted[me] - now["total"], rel=1e-9)
+
+
 @pytest.mark.parametrize("options", [FULL, CUT], ids=["to the end", "cut off"])
 def test_each_decision_shows_its_mean_points_margin_and_sources(options):
     result = search(opening(2), iterations=600, seed=2, **options)
@@ -386,3 +421,18 @@ def json_record() -> dict:
     import json
     return json.loads((Path(__file__).resolve().parent.parent / "examples" /
                        "record-2p.json").read_text())
+
+
+def test_the_review_s_plot_labels_a_mistake_by_points_with_its_loss_in_vp(monkeypatch, tmp_path):
+    pytest.importorskip("matplotlib")
+    import mcts.annotate
+    from mcts.annotate import annotate
+    rec, bad_at = decided_game()
+    report = annotate(rec, seat=0, iterations=300, seed=0, by="points")
+    figures = []
+    monkeypatch.setattr(mcts.annotate, "_save_figure", lambda fig, path: figures.append(fig))
+    monkeypatch.setattr("matplotlib.pyplot.close", lambda fig=None: None)
+    report.plot(tmp_path / "plot.png", mark=len(report.mistakes()))
+    labels = [t.get_text() for t in figures[0].axes[0].texts if "(loss " in t.get_text()]
+    note = next(n for n in report.notes if n.index == bad_at)
+    assert f"end turn\n(loss {100 * note.loss:.0f} points, {note.points_loss:.1f} VP)" in labels
