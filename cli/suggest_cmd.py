@@ -22,6 +22,7 @@ from cli import (
     seconds_option_type,
 )
 from mcts import MAX_WORKERS, SCALED_C, search
+from mcts.bots import params_from_spec
 from mcts.params import PRESETS, SearchParams
 from ulm import SEATS
 from ulm.positions import PositionError, load_position
@@ -67,7 +68,7 @@ def _bot_params(spec: str, players: int) -> SearchParams:
     if spec.strip() in PRESETS:
         spec = f"ismcts:preset={spec.strip()}"
     try:
-        params = SearchParams.from_spec(spec, players)
+        params = params_from_spec(spec, players)
     except ValueError as exc:
         _fail(f"--bot: {exc}")
     if not params.determinize:

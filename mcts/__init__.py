@@ -2,7 +2,7 @@
 
     >>> from mcts import search, make_bot
     >>> result = search(state, iterations=2000, seed=1)
-    >>> result = search(state, params=SearchParams.from_spec("ismcts:preset=v0.2"))
+    >>> result = search(state, params=params_from_spec("ismcts:preset=v0.2"))
     >>> bot = make_bot("ismcts:iterations=2000,rollout=heuristic")
     >>> action = bot.choose(state)
 """
@@ -22,11 +22,11 @@ from mcts.search import (  # noqa: E402
     ActionStats, LineStep, SearchResult, action_name, principal_line, search,
 )
 from mcts.params import PRESETS, Evaluation, SearchParams  # noqa: E402
-from mcts.bots import BOTS, Bot, make_bot  # noqa: E402
+from mcts.bots import BOTS, Bot, make_bot, params_from_spec  # noqa: E402
 
 __all__ = ["ActionStats", "BOTS", "Bot", "DEFAULT_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C",
            "LineStep", "MAX_ITERATIONS", "MAX_WORKERS", "NODE_BYTES",
            "ROLLOUTS", "SCALED_C",
            "SearchResult", "action_name", "make_bot", "principal_line", "search",
-           "Evaluation", "PRESETS", "SearchParams"]
+           "Evaluation", "PRESETS", "SearchParams", "params_from_spec"]

@@ -436,6 +436,18 @@ class PimcBot(_SearchBot):
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, IsmctsBot, PimcBot, CheatBot)}
+SEARCH_BOTS = ("ismcts", "cheat")       # the bots that search their SearchParams
+
+
+def params_from_spec(spec: str, players: int | None = None) -> SearchParams:
+    """The SearchParams of a search bot's spec ("ismcts:preset=v0.2,c=1.2";
+    cheat: determinize off), parsed as `make_bot` parses it (the inverse of
+    SearchParams.to_spec); ValueError naming the bad part."""
+    bot = make_bot(spec, players)
+    if not isinstance(bot, IsmctsBot):
+        raise ValueError(f"bot spec {shown(spec, SHOWN_SPEC_CHARS)}: {bot.name} is no search; "
+                         f"give {' or '.join(SEARCH_BOTS)}")
+    return bot.params
 
 
 def make_bot(spec: str, players: int | None = None) -> Bot:

@@ -3,7 +3,7 @@ and their presets, `ulm suggest` and the web.
 
     >>> from mcts.params import PRESETS, SearchParams
     >>> params = SearchParams(iterations=2000, c=1.2, seed=3)
-    >>> params = SearchParams.from_spec("ismcts:preset=v0.2,c=1.2")
+    >>> params = params_from_spec("ismcts:preset=v0.2,c=1.2")      # mcts.bots
     >>> params.to_spec()
     'ismcts:c=1.2,eval=linear,horizon=8,iterations=1000,minimax=0.3,weights=pinned'
     >>> result = search(state, params=params)
@@ -15,7 +15,8 @@ tree itself and the seed. Every field is checked once, on construction
 (`validate`); a bad one raises ValueError naming the field:
 ``horizon: must be -1 (to the end), ...``. A bot spec names the same options
 in its own words (``margin=`` for margin_weight, ``eval=`` for the
-evaluation's kind; `SPEC_NAMES`); `from_spec` and `to_spec` translate.
+evaluation's kind; `SPEC_NAMES`); `to_spec` writes one, and
+`mcts.bots.params_from_spec` reads one as `make_bot` does.
 
 None in c, minimax and horizon means "by the other options" (`default_c`,
 `default_minimax`, the evaluation's `default_horizon`), resolved when a
@@ -225,7 +226,6 @@ class Evaluation:
 # A bot spec's name of an option, where it differs from the field's.
 SPEC_NAMES = {"margin_weight": "margin"}
 EVALUATION_SPEC = {"kind": "eval", "weights": "weights", "model": "model"}
-SEARCH_BOTS = {"ismcts": True, "cheat": False}      # bot -> determinize
 
 
 @dataclass(frozen=True)
@@ -358,21 +358,9 @@ class SearchParams:
                                 weights=options.get("weights") or "default", model=model or None)
         return cls(evaluation=evaluation, determinize=determinize, **fields)
 
-    @classmethod
-    def from_spec(cls, spec: str, players: Optional[int] = None) -> "SearchParams":
-        """The params of a search bot's spec ("ismcts:preset=v0.2,c=1.2"; cheat:
-        determinize off), parsed as mcts.bots.make_bot parses it; ValueError
-        naming the bad part."""
-        from mcts.bots import make_bot
-        bot = make_bot(spec, players)
-        if bot.name not in SEARCH_BOTS:
-            raise ValueError(f"bot spec {shown(spec)}: {bot.name} is no search; give "
-                             f"{' or '.join(SEARCH_BOTS)}")
-        return bot.params
-
     def to_spec(self) -> str:
-        """A bot spec that `from_spec` turns back into these params (max_nodes
-        is no option of a spec: only its default is written)."""
+        """A bot spec that mcts.bots.params_from_spec turns back into these
+        params (max_nodes is no option of a spec: only its default is written)."""
         if self.max_nodes != DEFAULT_MAX_NODES:
             raise ValueError(f"max_nodes: a bot spec has no such option (only "
                              f"{DEFAULT_MAX_NODES:,}), got {self.max_nodes:,}")

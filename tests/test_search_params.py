@@ -10,7 +10,7 @@ from helpers import assert_input_error, fresh
 from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
 from mcts.bots import PRESETS as BOT_PRESETS
-from mcts.bots import search_options
+from mcts.bots import params_from_spec, search_options
 from mcts.evaluation import WEIGHT_SETS
 from mcts.params import MAX_HORIZON, MAX_WEIGHT
 from mcts.search import searcher_options
@@ -92,7 +92,7 @@ def test_the_searcher_gets_the_resolved_options():
 
 
 # ---------------------------------------------------------------------------
-# Specs: from_spec / to_spec
+# Specs: params_from_spec / to_spec
 
 @pytest.mark.parametrize("spec", [
     "ismcts", "ismcts:preset=v0.2,c=1.2", "ismcts:preset=baseline", "ismcts:time=0.5",
@@ -102,8 +102,8 @@ def test_the_searcher_gets_the_resolved_options():
     "ismcts:rollout=random,c=0", "cheat:iterations=20",
 ])
 def test_specs_round_trip(spec):
-    params = SearchParams.from_spec(spec)
-    assert SearchParams.from_spec(params.to_spec()) == params
+    params = params_from_spec(spec)
+    assert params_from_spec(params.to_spec()) == params
     assert params == make_bot(spec).params
 
 
@@ -126,9 +126,9 @@ def test_to_spec_writes_what_differs():
     ("", ["known bots"]),
     ("ismcts:preset=baseline,minimax=0.3", ["minimax: implicit minimax needs", "horizon"]),
 ])
-def test_from_spec_refuses_what_is_no_search(spec, words):
+def test_params_from_spec_refuses_what_is_no_search(spec, words):
     with pytest.raises(ValueError) as info:
-        SearchParams.from_spec(spec)
+        params_from_spec(spec)
     for w in words:
         assert w in str(info.value)
 
