@@ -107,7 +107,8 @@ class WebGame:
         """What a hint at a point searches: the game now (`index` None), the position after
         `index` decisions, or a variation's `line` from there, from what the viewer knew
         there (a world it cannot tell from the real one) and only for its own decisions.
-        {"index", "line", "seat", "state", "live", "board"}; WebError saying why not."""
+        {"index", "line", "seat", "state", "live", "board": what draws it (state, viewer,
+        interactive, last steps)}; WebError saying why not."""
         live = self.live_index()
         line = [] if line is None else line
         if index is None:
@@ -144,7 +145,7 @@ class WebGame:
             seat = self.hint_seat(real)
             world = real if viewer is None else real.resample_from_infostate(seat, index)
             return {"index": index, "line": [], "seat": seat, "state": world, "live": False,
-                    "board": (real, viewer, self.last_steps(index))}
+                    "board": (real, viewer, False, self.last_steps(index))}
         try:
             v = play_variation(real, viewer, line, seed=index)
         except VariationError as exc:
@@ -154,7 +155,7 @@ class WebGame:
                            f"({v.ended or 'what was drawn comes first'})", 409)
         seat = self.hint_seat(v.state)
         return {"index": index, "line": list(line), "seat": seat, "state": v.state,
-                "live": False, "board": (v.state, viewer, v.steps[-40:])}
+                "live": False, "board": (v.state, viewer, True, v.steps[-40:])}
 
     def options(self) -> list[dict]:
         return []

@@ -304,9 +304,9 @@ class Server:
             advice = dict(advice_json(result, state, seat, top=None), **where)
             entry = hint_entry(version, advice)
             if not point["live"]:           # drawn on the board of the point it analysed
-                board, viewer, last = point["board"]
-                return dict(advice, svg=draw(board, viewer, entry["highlight"], False, last,
-                                             entry["ranked"]))
+                board, viewer, interactive, last = point["board"]
+                return dict(advice, svg=draw(board, viewer, entry["highlight"], interactive,
+                                             last, entry["ranked"]))
             with session.lock:
                 if session.version == version:
                     session.hint = entry

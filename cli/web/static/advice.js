@@ -4,23 +4,25 @@
 // which arrives as server-sent events.
 import {api, call, message} from "./api.js";
 import {$, button, esc, pct, say, select} from "./dom.js";
-import {controller, current, ui} from "./state.js";
+import {controller, current, hintHere, shownPoint, ui} from "./state.js";
 
 /** @typedef {import("./types.js").Advice} Advice */
 /** @typedef {import("./types.js").AnnotationShown} AnnotationShown */
 /** @typedef {import("./types.js").Job} Job */
+/** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Alternative} Alternative */
 /** @typedef {import("./types.js").PointsBreakdown} PointsBreakdown */
 
 /** @type {EventSource | null} */
 let jobEvents = null;
 
-/** Ask for a hint, as long as the Hint menu says. */
+/** Ask for a hint at the point shown, as long as the Hint menu says. */
 export async function hint() {
   const seconds = +select("#hint-seconds").value;
+  const at = shownPoint();       // a board looked back at, a variation: that point
   await call(async () => {
     /** @type {any} */ (window).hintAsked = performance.now();
-    ui.job = await api("POST", `/api/games/${current().id}/hint`, {seconds});
+    ui.job = await api("POST", `/api/games/${current().id}/hint`, at ? {seconds, ...at} : {seconds});
     showProgress();
     followJob();
   });
@@ -85,7 +87,9 @@ function followJob() {
 async function jobEnded(finished) {
   ui.job = null;
   if (finished.status === "done" && finished.kind === "hint" && finished.result) {
-    showAdvice(finished.result);           // the answer at once, then the board with it
+    const advice = /** @type {Advice} */ (finished.result);
+    if (advice.svg && ui.game) ui.pointHint = {of: ui.game.id, advice};   // drawn on its board
+    showAdvice(advice);           // the answer at once, then the board with it
     /** @type {any} */ (window).hintArrived = performance.now();
   }
   if (ui.game) {
@@ -93,14 +97,25 @@ async function jobEnded(finished) {
   }
   showProgress();
   if (finished.status === "failed") say(finished.error, "error");
-  else if (finished.status === "cancelled") { say("Search cancelled."); showAdvice(ui.game && ui.game.hint); }
+  else if (finished.status === "cancelled") { say("Search cancelled."); showAdvice(ui.game && adviceHere(ui.game)); }
   else say(finished.kind === "hint" ? "" : "Check done.");
 }
 
-/** The Hint button: usable when the game allows a hint now and no search runs. */
+/** The Hint button: usable when the point shown allows a hint and no search runs. */
 export function hintButton() {
   const running = !!ui.job && ui.job.status === "running";
-  button("#hint").disabled = running || !ui.game || !ui.game.can_hint || !!ui.job;
+  const here = ui.exploring ? ui.exploring.data.can_hint : ui.looking ? ui.looking.can_hint
+    : ui.game && ui.game.can_hint;
+  button("#hint").disabled = running || !here || !!ui.job;
+}
+
+/**
+ * The advice for the point shown: the game's hint at the game now, else the hint asked
+ * at that point (none: nothing is shown there).
+ * @param {Game} g
+ */
+export function adviceHere(g) {
+  return shownPoint() ? hintHere() : g.hint;
 }
 
 export function showProgress() {

@@ -5,7 +5,7 @@
 // Panels: board.js, summary.js, moves.js (with variations.js), advice.js, graph.js
 // (review), setup.js; requests: api.js; what the page holds: state.js.
 import {api, message} from "./api.js";
-import {cancel, hint, hintButton, showAdvice} from "./advice.js";
+import {adviceHere, cancel, hint, hintButton, showAdvice} from "./advice.js";
 import {boardNow, showBoard} from "./board.js";
 import {$, form, input, say, select} from "./dom.js";
 import {annotate, continueFrom, goto, renderReview, reviewThis} from "./graph.js";
@@ -42,7 +42,7 @@ function render() {
   renderSummary(g);
   renderDecisions(g);
   hintButton();
-  if (!ui.job || ui.job.kind !== "hint") showAdvice(g.hint);
+  if (!ui.job || ui.job.kind !== "hint") showAdvice(adviceHere(g));
   $("#review-controls").hidden = g.mode !== "review";
   if (g.mode === "review") renderReview(g);
   renderMoves(g);

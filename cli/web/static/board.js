@@ -2,7 +2,7 @@
 // The board panel: the picture the server drew (the game now, an earlier board, or a
 // variation) and its clickable targets, with a menu where one place offers several.
 import {$} from "./dom.js";
-import {ui} from "./state.js";
+import {hintHere, ui} from "./state.js";
 
 /** @typedef {import("./types.js").Option} Option */
 /** @typedef {import("./types.js").Advice} Advice */
@@ -21,6 +21,8 @@ export function showBoard(svg, options, choose) {
   if (options) wireTargets(options, choose);
   const h = ui.game && ui.game.hint;
   if (h && h.kind !== "annotation" && ui.game && svg === ui.game.svg) pointsOnRanks(h);
+  const there = hintHere();
+  if (there && svg === there.svg) pointsOnRanks(there);
 }
 
 /**
@@ -46,6 +48,8 @@ function pointsOnRanks(h) {
 /** The board of the game now, a board looked back at, or the variation shown. */
 export function boardNow() {
   const g = ui.game;
+  const there = hintHere();      // a hint asked at the point shown, drawn on its board
+  if (there && there.svg) return there.svg;
   if (ui.exploring) return ui.exploring.data.svg;
   if (ui.looking) return ui.looking.svg;
   return g ? g.svg : "";

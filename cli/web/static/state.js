@@ -7,6 +7,7 @@
 /** @typedef {import("./types.js").Info} Info */
 /** @typedef {import("./types.js").Board} Board */
 /** @typedef {import("./types.js").VariationAnswer} VariationAnswer */
+/** @typedef {import("./types.js").Advice} Advice */
 
 /**
  * A line tried instead of the game's: from `from` decisions, its entries and names.
@@ -28,6 +29,8 @@ export const ui = {
   variationsOf: null,
   /** @type {{vi: number, upto: number, data: VariationAnswer} | null} the variation shown */
   exploring: null,
+  /** @type {{of: string, advice: Advice} | null} a hint at a point other than the game now */
+  pointHint: null,
   /** @type {Info} what the server says of itself (GET /api/info) */
   info: {bots: [], variants: [], seats: [], max_seconds: 30, max_upload: 2e6,
          keeps_games: false, examples: [], default_bot: ""},
@@ -37,6 +40,28 @@ export const ui = {
 export function current() {
   if (!ui.game) throw new Error("no game is open");
   return ui.game;
+}
+
+/**
+ * The point shown, where a hint analyses: null for the game now, else the decisions
+ * before it (`index`) and the variation's line from there.
+ * @returns {{index: number, line: (number | string)[]} | null}
+ */
+export function shownPoint() {
+  const ex = ui.exploring;
+  if (ex) return {index: ui.variations[ex.vi].from, line: ui.variations[ex.vi].line.slice(0, ex.upto)};
+  if (ui.looking) return {index: ui.looking.index, line: []};
+  return null;
+}
+
+/** The hint at the point shown when it is not the game now (null: none asked there). */
+export function hintHere() {
+  const at = shownPoint();
+  const h = ui.pointHint;
+  if (!at || !h || !ui.game || h.of !== ui.game.id) return null;
+  const same = h.advice.index === at.index &&
+    JSON.stringify(h.advice.variation || []) === JSON.stringify(at.line);
+  return same ? h.advice : null;
 }
 
 /** The seats of a game of `players` players, by colour. */

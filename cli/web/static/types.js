@@ -93,6 +93,9 @@
  * @property {Record<string, number>} expected_score
  * @property {number} iterations
  * @property {number} seconds
+ * @property {number} [index]          the point analysed: the decisions before it
+ * @property {(number | string)[]} [variation]  and the variation's line from there
+ * @property {string} [svg]            its board with the advice (a point not the game now)
  */
 
 /**
@@ -175,6 +178,7 @@
  * @property {number} index
  * @property {number} total
  * @property {string} svg
+ * @property {boolean} [can_hint]    may the viewer ask for a hint there
  */
 
 /**
@@ -186,6 +190,7 @@
  * @property {string | null} ask
  * @property {Option[]} options
  * @property {string} svg
+ * @property {boolean} [can_hint]    may the viewer ask for a hint there
  */
 
 /**

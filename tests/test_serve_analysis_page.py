@@ -1,0 +1,107 @@
+"""The web companion's analysis of what is on screen, in Debian's Chromium (Playwright;
+the server and browser fixtures of tests/test_serve_browser.py): the hint analyses the
+board shown (looked back at, or a variation)."""
+from __future__ import annotations
+
+import test_serve_browser as base
+
+# the fixtures of the page tests: the server in a thread, Chromium, a fresh page
+server, browser, page = base.server, base.browser, base.page
+_game, _wait_for_human = base._game, base._wait_for_human
+
+
+def _start(page, server, seats, seed):
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", str(len(seats)))
+    for k, spec in enumerate(seats):
+        page.fill(f"#form-play input[name=seat{k}]", spec)
+    page.fill("#form-play input[name=seed]", str(seed))
+    page.click("#start-play")
+    return _wait_for_human(page)
+
+
+def _decide_last(page, times):
+    for _ in range(times):
+        n = page.evaluate("game.history.length")
+        page.locator("#decisions button.decision").last.click()
+        page.wait_for_function(f"game.history.length > {n}")
+        _wait_for_human(page)
+
+
+def _offered(page, index, line=()):
+    """The names of the decisions the viewer has at that point (the server's variation)."""
+    gid = page.evaluate("game.id")
+    body = {"index": index, "line": list(line)}
+    v = page.evaluate("([gid, body]) => fetch(`/api/games/${gid}/variation`, {method: 'POST', "
+                      "headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})"
+                      ".then(r => r.json())", [gid, body])
+    return {o["name"] for o in v["options"]}
+
+
+def _advised(page) -> set:
+    page.wait_for_selector("#advice table.alts", timeout=20000)
+    page.wait_for_selector("#hint:not([disabled])", timeout=20000)
+    return {row.locator("td").nth(1).text_content()
+            for row in page.locator("#advice tr.alt").all()}
+
+
+def test_the_hint_analyses_the_board_looked_back_at_and_the_variation(server, page):
+    _start(page, server, ["human", "greedy"], 3)
+    _decide_last(page, 4)
+    now = {o["name"] for o in _game(page)["options"]}
+    # looking back at decision 1: the hint is about that board, drawn on it
+    page.click("#history li.h[data-after='1']")
+    page.wait_for_function("looking && looking.index === 1")
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    then = _offered(page, 1)
+    assert then != now
+    assert _advised(page) == then
+    assert "Advice for Red" in page.text_content("#advice")
+    assert page.locator("#board svg .highlight").count() >= 1
+    assert page.locator("#board svg g.rank").count() == 3
+    assert _game(page)["hint"] is None              # the game now was not analysed
+    # another board: that hint is not shown there
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("looking && looking.index === 2")
+    assert page.text_content("#advice").strip() == ""
+    assert page.locator("#board svg .highlight").count() == 0
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("looking && looking.index === 1")
+    assert _advised(page) == then                   # kept for its board
+
+    # a variation from there, one decision in: the hint is about the variation
+    page.click("#try-line")
+    page.wait_for_function("exploring && exploring.upto === 0")
+    first = page.locator("#variation-options button").first
+    first.click()
+    page.wait_for_function("exploring && exploring.upto === 1")
+    line = page.evaluate("[exploring.data.line[0]]")
+    inside = _offered(page, 1, line)
+    assert inside != then
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#advice h3') !== null")
+    assert _advised(page) == inside
+    assert page.locator("#board svg .highlight").count() >= 1
+    # the board of the variation with its advice still takes the next decision
+    targets = page.locator("#board .clickable:not([aria-label*=' or '])")
+    assert targets.count() > 0
+    targets.first.click()
+    page.wait_for_function("exploring && exploring.upto === 2")
+    page.click("#back-to-game")
+    page.wait_for_selector("#back-to-game", state="hidden")
+    assert page.locator("#board svg .highlight").count() == 0
+    assert page.text_content("#advice").strip() == ""
+
+
+def test_no_hint_at_a_bots_decision_looked_back_at(server, page):
+    _start(page, server, ["human", "greedy"], 2)
+    _decide_last(page, 6)
+    g = _game(page)
+    blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
+    page.click(f"#history li.h[data-after='{blue}']")
+    page.wait_for_function(f"looking && looking.index === {blue}")
+    assert page.locator("#hint").is_disabled()
+    page.keyboard.press("End")
+    page.wait_for_selector("#back-to-game", state="hidden")
+    assert page.locator("#hint").is_enabled()
