@@ -242,3 +242,38 @@ def _without_score_sheet(job: dict) -> dict:
         for row in breakdown.get("by_source", []):
             assert row.pop("source") in POINT_SOURCES
     return out
+
+
+# --- every turn since the person's last decision is marked ----------------------------------
+
+def _marks(svg: str) -> list[tuple[str, str]]:
+    """(seat, colour) of each last-move mark of a board picture."""
+    import re
+    group = svg.split('class="last-move"', 1)[1].split("</g>", 1)[0]
+    return [(m.group(2), m.group(1)) for m in re.finditer(
+        r'(?:stroke|fill)="(#[0-9a-f]{6})"[^>]*?data-seat="(\w+)"', group)]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_turn_since_the_persons_last_decision_is_marked_in_its_seats_colour(client,
+                                                                                  players):
+    from ulm.picture import SEAT_FILL
+    bots = ["greedy"] * (players - 1)
+    g = _played(client, ["human"] + bots, 5, 0)
+    g = client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"}).json()
+    while g["to_move"] == "Red":                 # the person's turn, to its end
+        g = client.post(f"/api/games/{g['id']}/decide",
+                        json={"decision": g["options"][-1]["decision"]}).json()
+    g = _people_to_move(client, g["id"])
+    others = [s for s in ("Blue", "Green", "Yellow")[:players - 1]]
+    assert [h["seat"] for h in g["history"]][-1] == others[-1]
+    marks = _marks(g["svg"])
+    assert {seat for seat, _ in marks} == set(others)
+    assert all(colour == SEAT_FILL[seat] for seat, colour in marks)
+    # a board looked back at: the turns since the person's decision before it
+    first_blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
+    board = client.get(f"/api/games/{g['id']}/board?index={first_blue + 2}").json()
+    assert {seat for seat, _ in _marks(board["svg"])} == {"Blue"}
+    # the person's own turn going on: that turn is marked, in its colour
+    g = client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"}).json()
+    assert {seat for seat, _ in _marks(g["svg"])} == {"Red"}

@@ -25,7 +25,7 @@ from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEA
 from ulm.names import closest
 
 __all__ = ["DecisionError", "UnknownWords", "abbreviations", "action_from_words", "chance_name",
-           "decision_label", "decision_words", "hidden_from", "last_turn", "record_events",
+           "decision_label", "decision_words", "hidden_from", "last_turn", "record_events", "since_viewer",
            "record_steps", "record_words", "shown_whole"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
@@ -326,6 +326,20 @@ def last_turn(steps) -> list[tuple]:
             break
         run.append((st, a))
     return run[::-1]
+
+
+def since_viewer(steps, viewer: int | None) -> list[tuple]:
+    """The decisions to mark for `viewer`, from `steps` (pairs of the state before a
+    decision and the decision, oldest first): every turn of the others since the
+    viewer's last decision, or the last turn when that was the viewer's own (or no
+    viewer is named). Returns those pairs, oldest first."""
+    steps = [(st, a) for st, a in steps if not st.is_chance_node()]
+    if viewer is None or not steps or steps[-1][0].current_player() == viewer:
+        return last_turn(steps)
+    k = len(steps)
+    while k > 0 and steps[k - 1][0].current_player() != viewer:
+        k -= 1
+    return steps[k:]
 
 
 def record_steps(record, upto: int | None = None) -> list[tuple]:

@@ -857,10 +857,11 @@ def _draw_ranked(svg: _Svg, state, ranked: list[int]) -> None:
 
 
 def _draw_last(svg: _Svg, last: list, viewer) -> None:
-    """Mark the decisions of the last turn (pairs of the state before and the decision):
-    where a push went in and which outer space it pushed out, the river step, the
-    quarter sealed, the card played, the tile taken. A decision the viewer cannot see
-    whole (an opponent's hidden keep) is not marked."""
+    """Mark the decisions of the last turns (pairs of the state before and the decision),
+    each in the colour of the seat that made it (data-seat): where a push went in and
+    which outer space it pushed out, the river step, the quarter sealed, the card
+    played, the tile taken. A decision the viewer cannot see whole (an opponent's
+    hidden keep) is not marked."""
     from ulm.decisions import shown_whole
     svg.open("g", class_="last-move")
     for before, action in last:
@@ -869,11 +870,13 @@ def _draw_last(svg: _Svg, last: list, viewer) -> None:
         target = action_target(before, action)
         if not target:
             continue
+        seat = SEATS[before.current_player()]
+        colour = SEAT_FILL.get(seat, LAST)
         marks = [_key(target)]
         if target["kind"] == "entry":
             cx, cy, direction, _, _ = _entry_arrow(target["value"])
-            svg.add("path", d=_arrow_path(cx, cy, direction, 30, 11), fill=LAST,
-                    stroke="#ffffff", stroke_width=1.5, class_="last-push")
+            svg.add("path", d=_arrow_path(cx, cy, direction, 30, 11), fill=colour,
+                    stroke="#ffffff", stroke_width=1.5, class_="last-push", data_seat=seat)
             after = before.clone()
             after.apply_action(action)
             out = after.raw()["pushed_out_at"]
@@ -885,8 +888,8 @@ def _draw_last(svg: _Svg, last: list, viewer) -> None:
             x2 = MARGIN + target["value"] * RIVER_W + RIVER_W / 2
             top = RIVER_Y + RIVER_H - 8
             svg.add("path", d=f"M{x1:.1f},{top:.1f} Q{(x1 + x2) / 2:.1f},{top + 20:.1f} "
-                              f"{x2:.1f},{top:.1f}", fill="none", stroke=LAST,
-                    stroke_width=3, stroke_dasharray="6 3")
+                              f"{x2:.1f},{top:.1f}", fill="none", stroke=colour,
+                    stroke_width=3, stroke_dasharray="6 3", data_seat=seat)
         for key in marks:
             box = svg.boxes.get(key)
             if box is None and key[0] == "card":   # a card played goes in front of its seat
@@ -894,8 +897,8 @@ def _draw_last(svg: _Svg, last: list, viewer) -> None:
                             if k[0] == "card" and k[1] == key[1]), None)
             if box:
                 x, y, w, h = box
-                svg.rect(x - 5, y - 5, w + 10, h + 10, "none", stroke=LAST, sw=3, rx=7,
-                         stroke_dasharray="8 4", data_last=str(action))
+                svg.rect(x - 5, y - 5, w + 10, h + 10, "none", stroke=colour, sw=3, rx=7,
+                         stroke_dasharray="8 4", data_last=str(action), data_seat=seat)
     svg.close()
 
 

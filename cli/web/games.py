@@ -187,8 +187,9 @@ class WebGame:
         return out
 
     def last_steps(self, upto: int | None = None) -> list:
-        """(state before, decision) pairs of the last turn up to decision `upto`, for the
-        last-move marks (the picture leaves out what the viewer cannot see)."""
+        """(state before, decision) pairs of the turns since the viewer's last decision up
+        to decision `upto` (ulm.decisions.since_viewer), for the last-move marks (the
+        picture leaves out what the viewer cannot see)."""
         return []
 
     def board_at(self, index) -> dict:
@@ -241,9 +242,9 @@ def history(record, viewer) -> list[dict]:
 
 
 def record_board(record, upto: int, viewer) -> dict:
-    """The board of a record after `upto` decisions, seen by `viewer`, its last turn
-    marked."""
-    from ulm.decisions import last_turn, record_steps
+    """The board of a record after `upto` decisions, seen by `viewer`, the turns since
+    its last decision marked."""
+    from ulm.decisions import record_steps, since_viewer
     if isinstance(upto, bool) or not isinstance(upto, int) \
             or not 0 <= upto <= len(record.decisions):
         raise WebError(f"index: must be a whole number from 0 to {len(record.decisions)}, "
@@ -254,7 +255,7 @@ def record_board(record, upto: int, viewer) -> dict:
         state.apply_action(action)
         state.resolve_chance()
     return {"index": upto, "total": len(record.decisions),
-            "svg": draw(state, viewer, None, False, last_turn(steps))}
+            "svg": draw(state, viewer, None, False, since_viewer(steps, viewer))}
 
 
 def draw(state, viewer, highlight, interactive, last=None, ranked=None) -> str:
@@ -445,9 +446,8 @@ class PlayGame(WebGame):
         return summary, {"record": rec.to_dict(), "secret_seed": self.table.secret_seed}
 
     def last_steps(self, upto=None):
-        from ulm.decisions import last_turn, record_steps
-        rec = self.table.record
-        return last_turn(record_steps(rec, upto)[-40:])
+        from ulm.decisions import record_steps, since_viewer
+        return since_viewer(record_steps(self.table.record, upto), self.viewer())
 
     def board_at(self, index):
         with self.lock:
@@ -598,10 +598,10 @@ class FollowGame(WebGame):
         return summary, {"origin": self.origin, "entries": list(self.entries)}
 
     def last_steps(self, upto=None):
-        from ulm.decisions import last_turn
+        from ulm.decisions import since_viewer
         upto = len(self.events) if upto is None else upto
-        return last_turn([(st, a) for st, a in zip(self.stack[:upto], self.actions[:upto])
-                          if a is not None][-40:])
+        return since_viewer([(st, a) for st, a in zip(self.stack[:upto], self.actions[:upto])
+                             if a is not None], self.seat)
 
     def history_words(self):
         return self.events
@@ -752,8 +752,9 @@ class ReviewGame(WebGame):
                          "as": "all" if self.seat is None else SEATS[self.seat]}
 
     def last_steps(self, upto=None):
-        from ulm.decisions import last_turn, record_steps
-        return last_turn(record_steps(self.full, self.index if upto is None else upto)[-40:])
+        from ulm.decisions import record_steps, since_viewer
+        return since_viewer(record_steps(self.full, self.index if upto is None else upto),
+                            self.seat)
 
     def board_at(self, index):
         with self.lock:
