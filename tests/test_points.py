@@ -436,3 +436,19 @@ def test_the_review_s_plot_labels_a_mistake_by_points_with_its_loss_in_vp(monkey
     labels = [t.get_text() for t in figures[0].axes[0].texts if "(loss " in t.get_text()]
     note = next(n for n in report.notes if n.index == bad_at)
     assert f"end turn\n(loss {100 * note.loss:.0f} points, {note.points_loss:.1f} VP)" in labels
+
+
+def test_root_parallel_workers_sum_their_points():
+    """With workers=2 each worker's tree is the search of its derived seed alone;
+    the decisions' points are the sums of both trees over their iterations."""
+    state = opening(2)
+    merged = search(state, iterations=400, seed=3, workers=2)
+    trees = [search(state, iterations=200, seed=ulm.derive_seed(3, i)).tree for i in range(2)]
+    me = merged.player
+    for a in merged.actions:
+        sums = [t.root_points().get(a.action) for t in trees]
+        counted = sum(n for t in trees for k, *_, n, _own in t.root_stats() if k == a.action)
+        scores = [sum(s[0][p] for s in sums if s) for p in range(2)]
+        assert a.expected_score == pytest.approx([s / counted for s in scores])
+        assert a.margin == pytest.approx(sum(s[1] for s in sums if s) / counted)
+        assert sum(a.points_by_source) == pytest.approx(a.expected_score[me])
