@@ -331,7 +331,7 @@ class SearchParams:
         """The options of a bot spec (its words, `SPEC_NAMES`) that give these
         params; the evaluation's weights and model only where they are not the
         default."""
-        options = {"iterations": self.iterations}
+        options: dict[str, object] = {"iterations": self.iterations}
         if self.time is not None:
             options["time"] = self.time
         for name in ("c", "rollout", "margin_weight", "chance", "horizon", "bias", "mast",

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import SOURCES, derive_seed
+from ulm import SOURCES, State, derive_seed
 from ulm.decisions import decision_label
 
 from mcts._search import POINT_SOURCE_COUNT
@@ -207,7 +207,7 @@ class SearchResult:
     reused_visits: int = 0          # visits the root kept from the previous search (reuse)
     tree: Optional[Searcher] = field(default=None, repr=False, compare=False)   # workers=1
     max_nodes: Optional[int] = None  # each tree's node bound (search() sets it)
-    root: object = field(default=None, repr=False, compare=False)   # the position searched
+    root: Optional[State] = field(default=None, repr=False, compare=False)  # the position searched
     #                                 (search() sets it; the principal line is checked in it)
 
     @property
@@ -256,7 +256,7 @@ class SearchResult:
         stops before a step that is not legal in all of them, and after a step
         that shows the player something hidden (`reveals`: e.g. the coats drawn
         from under the stack, which decide what may be kept next)."""
-        line = []
+        line: list[LineStep] = []
         children = self.turn_tree
         total = sum(a.visits for a in self.actions)
         worlds = self._line_worlds()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
-from ulm import COATS, SEATS
+from ulm import COATS, SEATS, State
 from ulm.follow import DecisionError, apply_decision
 
 MAX_LINE = 60               # decisions of one variation
@@ -39,7 +39,7 @@ class Variation:
     """A line played: its words, where it stands and why it stops."""
     seat: int                       # the player whose turn it is
     names: list[str]                # each entry of the line in words
-    state: object                   # the world after the line
+    state: State                    # the world after the line
     steps: list = field(default_factory=list)   # (state before, decision) of each decision
     ended: str | None = None        # why no decision follows, or None
     ask: list[str] | None = None    # what may have been drawn, when the line asks it
@@ -154,7 +154,7 @@ def coats_drawn(world, viewer: int) -> list[str]:
     return out
 
 
-def _told(world, k: int, words, possible: list[str], viewer: int) -> str:
+def _told(world, k: int, words, possible: list[str], viewer: int | None) -> str:
     """Entry `k` of a line where the viewer says what it drew: one of `possible`, applied
     to `world` (ulm.follow) so that the line goes on with it."""
     if isinstance(words, bool) or not isinstance(words, str) or not words.strip() \

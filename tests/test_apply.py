@@ -241,3 +241,48 @@ def test_an_opponent_may_play_any_card_the_viewer_has_not_seen():
     position_to_state(json.loads(dumps(pos)))         # still a valid view
     own = [n for n, _ in decision_names(full, 0) if n.startswith(("play ", "lay "))]
     assert own == ["play Siege (immediate bonus)", "lay Siege in front (end-game points)"]
+
+
+def _first_coat_correction(players: int, seed: int, viewer: int, variant: str):
+    """Follow a random game from `viewer`'s view until the viewer draws coats another
+    seat put under the stack: (the view then, the words that say them), or None."""
+    rng = random.Random(seed)
+    full = ulm.Game(players=players, variant=variant).new_game(seed)
+    view, _ = position_to_state(state_to_position(full, viewer))
+    keep_card = ulm.State.string_to_action(f"keep {CARDS[0]}")
+    while not full.is_terminal():
+        if full.is_chance_node():
+            a = full.sample_chance_outcome()
+            text = chance_name(full, a, viewer)
+        else:
+            a = rng.choice(full.legal_actions())
+            text = ACTION_NAMES[a]
+            raw = full.raw()
+            looked = raw["looked_cards"][:raw["n_looked_cards"]]
+            if text.startswith("keep ") and looked and raw["turn_player"] != viewer:
+                text = "kept a card, discarded " + " and ".join(
+                    CARDS[c] for c in looked if c != a - keep_card)
+        full.apply_action(a)
+        apply_decision(view, text, viewer)
+        rf, rv = full.raw(), view.raw()
+        lf = rf["looked_coats"][:rf["n_looked_coats"]]
+        lv = rv["looked_coats"][:rv["n_looked_coats"]]
+        if rf["turn_player"] == viewer and lf != lv and not full.is_chance_node():
+            k = next(i for i in range(len(lf)) if lf[i] != lv[i])
+            return view, "drew coats " + " and ".join(COATS[c] for c in lf[k:])
+    return None
+
+
+def test_a_line_with_a_coat_correction_lists_only_decisions():
+    """parse_line: the viewer saying which coats it drew from under the stack changes
+    what the view knows but is no decision, so the line's ids leave it out (no None)."""
+    from ulm.follow import parse_line
+    found = next(f for f in (_first_coat_correction(4, s, s % 4, "advanced") for s in range(40))
+                 if f is not None)
+    view, words = found
+    viewer = view.raw()["turn_player"]
+    assert parse_line(view, [words], viewer) == []
+    said = view.clone()
+    assert apply_decision(said, words, viewer) is None
+    first = said.legal_actions()[0]
+    assert parse_line(view, [words, ACTION_NAMES[first]], viewer) == [first]

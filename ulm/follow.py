@@ -84,7 +84,7 @@ def keep_is_hidden(state, viewer) -> bool:
 
 def _card_places(raw, viewer) -> dict:
     """The places of this world that hold cards hidden from `viewer`: place -> bitmask."""
-    places = {("pile", None): raw["pile"]}
+    places: dict[tuple[str, int | None], int] = {("pile", None): raw["pile"]}
     for p, pl in enumerate(raw["players"]):
         if p != viewer:
             places[("hand", p)] = pl["hand"] & ~pl["known"]
@@ -247,7 +247,7 @@ def fit(state, action: int, viewer: int | None) -> None:
     """Change `state` into a world `viewer` cannot tell from it where `action` (a decision
     or a chance outcome) is legal; DecisionError says why there is none."""
     mover = state.raw()["turn_player"]
-    if action in _KEEP_CARD and keep_is_hidden(state, viewer):
+    if action in _KEEP_CARD and viewer is not None and keep_is_hidden(state, viewer):
         raise DecisionError(f"{SEATS[viewer]} cannot see which card {SEATS[mover]} keeps; say "
                             f"what {SEATS[mover]} discarded ('kept a card, discarded ...')")
     if action in state.legal_actions():
@@ -500,7 +500,8 @@ def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | 
         action = text
         if not 0 <= action < len(ACTION_NAMES):
             raise DecisionError(f"no action {action}")
-        if hidden_from(state, viewer) and (action in _CHANCE_CARD or action in _CHANCE_COAT):
+        if viewer is not None and hidden_from(state, viewer) and (
+                action in _CHANCE_CARD or action in _CHANCE_COAT):
             raise DecisionError(f"{SEATS[viewer]} cannot see which; say "
                                 f"'{chance_name(state, action, viewer)}'")
         world = state.clone()
@@ -512,6 +513,7 @@ def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | 
         state.set_raw(world.raw())
         state.apply_action(action)
         return action
+    text = str(text)    # words (an action id is an int, not a bool)
     if _coat_correction(state, text, viewer):
         return None
     if not state.is_terminal() and not state.is_chance_node():
@@ -519,10 +521,11 @@ def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | 
         if keep is not None:
             state.apply_action(keep)
             return keep
-    action = _parse_decision(state, text, viewer)
-    if isinstance(action, str):                    # "drew a card": the dealer draws it
+    parsed = _parse_decision(state, text, viewer)
+    if isinstance(parsed, str):                    # "drew a card": the dealer draws it
         action = state.sample_chance_outcome()
     else:
+        action = parsed
         fit(state, action, viewer)
     state.apply_action(action)
     return action
@@ -530,9 +533,10 @@ def _apply_decision(state, text: str | int, viewer: int | None = None) -> int | 
 
 def parse_line(state, names: list[str], viewer: int | None = None) -> list[int]:
     """Decision names in order -> action ids, each checked where it is taken (on a copy);
-    checking stops at a chance event whose outcome is not given."""
+    checking stops at a chance event whose outcome is not given. A correction of the
+    viewer's own coats drawn from under the stack is taken, but is no decision."""
     st = state.clone()
-    out = []
+    out: list[int] = []
     for text in names:
         t = norm_words(text)
         if st.is_chance_node() and not t.startswith(("drew", "chance:", "revealed")):
@@ -540,7 +544,9 @@ def parse_line(state, names: list[str], viewer: int | None = None) -> list[int]:
                 raise DecisionError(f"unknown decision {text!r}")
             out.append(_IDS[_LOWER[t]])
             continue
-        out.append(apply_decision(st, text, viewer))
+        action = apply_decision(st, text, viewer)
+        if action is not None:     # None: a correction of the viewer's own coats, no decision
+            out.append(action)
     return out
 
 

@@ -209,7 +209,7 @@ def _card_kind(card: str) -> str:
 # --- the parts of the picture ---------------------------------------------------------------
 
 def _quarter_spans(table: dict) -> dict:
-    spans = {}
+    spans: dict[str, tuple[int, int, str]] = {}
     for side, beside in (("north", table["north_of"]), ("south", table["south_of"])):
         for i, q in enumerate(beside):
             name = QUARTERS[q]
@@ -220,7 +220,7 @@ def _quarter_spans(table: dict) -> dict:
 
 def _draw_city(svg: _Svg, pos: dict, table: dict):
     values, bonus = table["river_value"], table["river_bonus"]
-    seals_by_quarter = {q: [] for q in QUARTERS}
+    seals_by_quarter: dict[str, list] = {q: [] for q in QUARTERS}
     crest = {}
     for p in pos["players"]:
         for q, k in p["seals"].items():
@@ -479,7 +479,7 @@ def _flow(svg: _Svg, x0, y, width, items, draw, line=21, measure=_card_width):
 
 
 def _draw_info(svg: _Svg, pos: dict, table: dict, caption: list[str]):
-    x, y = INFO_X, CITY_BOTTOM + 44
+    x, y = INFO_X, float(CITY_BOTTOM + 44)
     turn = pos["turn"]
     svg.text(x, y, f"Round {pos['round']} of 10", 14, weight="bold")
     mover = pos["to move"]
@@ -630,7 +630,8 @@ def _draw_reshuffles(svg: _Svg, x, y, reshuffles: list[list[str]], width=330) ->
     times = "once" if len(reshuffles) == 1 else f"{len(reshuffles)} times"
     words = (f"Reshuffled {times}: the draw pile holds only cards the last one put there: "
              + ", ".join(reshuffles[-1])).split(" ")
-    lines, per_line = [[]], int(width / (CHAR_W * 0.9))
+    lines: list[list[str]] = [[]]
+    per_line = int(width / (CHAR_W * 0.9))
     for word in words:
         if lines[-1] and len(" ".join(lines[-1] + [word])) > per_line:
             lines.append([])
@@ -681,7 +682,7 @@ def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
     """One panel per player, side by side, as tall as the fullest; returns its bottom."""
     mover = pos["to move"] if pos["phase"] != "game over" else None
     frames = []                                  # (index in svg.parts, x, name)
-    bottom = PLAYERS_Y + PLAYER_H
+    bottom = float(PLAYERS_Y + PLAYER_H)
     for s, p in enumerate(pos["players"]):
         name = p["name"]
         x, y = MARGIN + s * (PLAYER_W + 12), PLAYERS_Y
@@ -697,7 +698,7 @@ def _draw_players(svg: _Svg, pos: dict, table: dict) -> float:
         seals_used = sum(p["seals"].values()) + len(p["coats"]) - len(p.get("unmarked coats", []))
         golden = sum(1 for c in p["coats"] if table["coat_quarter"][COATS.index(c)] >= 0)
         v = table["river_value"][p["barge"]]
-        lx, ly, width = x + 10, y + 44, PLAYER_W - 20
+        lx, ly, width = x + 10, float(y + 44), PLAYER_W - 20
         svg.text(lx, ly, f"{plural(p['coins'], 'coin')} · {plural(p['sparrows'], 'sparrow')}"
                  f" · barge on {v:+d} (#{p['barge']})", 11)
         ly += 16
