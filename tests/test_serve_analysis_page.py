@@ -3,6 +3,7 @@ the server and browser fixtures of tests/test_serve_browser.py): the hint analys
 board shown (looked back at, or a variation)."""
 from __future__ import annotations
 
+import pytest
 import test_serve_browser as base
 
 # the fixtures of the page tests: the server in a thread, Chromium, a fresh page
@@ -105,3 +106,42 @@ def test_no_hint_at_a_bots_decision_looked_back_at(server, page):
     page.keyboard.press("End")
     page.wait_for_selector("#back-to-game", state="hidden")
     assert page.locator("#hint").is_enabled()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_turn_since_the_persons_is_marked_and_stepped_through(server, page, players):
+    from ulm.picture import SEAT_FILL
+    others = ["Blue", "Green", "Yellow"][:players - 1]
+    _start(page, server, ["human"] + ["greedy"] * (players - 1), 5)
+    page.click("#decisions button.decision:text-is('draw')")
+    page.wait_for_function("game.history.length === 1")
+    while page.evaluate("game.to_move") == "Red":          # the person's turn to its end
+        n = page.evaluate("game.history.length")
+        page.locator("#decisions button.decision").last.click()
+        page.wait_for_function(f"game.history.length > {n}")
+    g = _wait_for_human(page)
+    page.wait_for_function(f"game.history.length === {len(g['history'])}")
+    marks = page.locator("#board svg .last-move [data-seat]")
+    seats = [m.get_attribute("data-seat") for m in marks.all()]
+    assert set(seats) == set(others), seats
+    for m in marks.all():
+        colour = m.get_attribute("stroke") if m.get_attribute("fill") in (None, "none") \
+            else m.get_attribute("fill")
+        assert colour == SEAT_FILL[m.get_attribute("data-seat")]
+    # said above the board, each entry since marked in the move list, stepped through
+    text = page.text_content("#looking")
+    assert "Since your last decision" in text and all(s in text for s in others)
+    first = next(h["index"] for h in g["history"] if h["seat"] != "Red")
+    since = page.locator("#history li.h.since")
+    assert since.count() == len(g["history"]) - first
+    page.click("#step-since")
+    page.wait_for_function(f"looking && looking.index === {first + 1}")
+    assert {m.get_attribute("data-seat")
+            for m in page.locator("#board svg .last-move [data-seat]").all()} == {"Blue"}
+    for k in range(first + 2, len(g["history"]) + 1):
+        page.keyboard.press("ArrowRight")
+        if k < len(g["history"]):
+            page.wait_for_function(f"looking && looking.index === {k}")
+    page.wait_for_selector("#back-to-game", state="hidden")
+    assert set(m.get_attribute("data-seat")
+               for m in page.locator("#board svg .last-move [data-seat]").all()) == set(others)

@@ -68,9 +68,10 @@ export function renderMoves(g) {
   // the move list: click (or Enter on) a decision to see the board right after it
   const hist = $("#history");
   const at = shownIndex();
+  const since = firstSinceYours(g);
   const start = `<li class="h start${at === 0 ? " current" : ""}" data-after="0" value="0" tabindex="0" title="the board before the first decision">start</li>`;
   hist.innerHTML = start + variationItems(0) + g.history.map((h) => {
-    const cur = h.index + 1 === at ? " current" : "";
+    const cur = (h.index + 1 === at ? " current" : "") + (since !== null && h.index >= since ? " since" : "");
     const chance = (h.chance || []).map((c) => `<span class="chance">${esc(c)}</span>`).join("");
     return `<li class="h${cur}" data-index="${h.index}" data-after="${h.index + 1}" value="${h.index + 1}" tabindex="0" title="see the board after this decision"><span class="seat-dot seat-${h.seat}"></span><span class="who-did">${esc(h.seat)}</span> ${esc(h.name)}${chance}</li>` + variationItems(h.index + 1);
   }).join("");
@@ -149,11 +150,38 @@ export function renderLooking(g) {
   $("#variation-options").innerHTML = "";
   if (ui.exploring) { renderExploring(); return; }
   $("#back-to-game").textContent = "Back to the game";
-  if (!ui.looking) { $("#looking-text").textContent = ""; $("#take-back").hidden = true; return; }
+  if (!ui.looking) { sinceYours(g); $("#take-back").hidden = true; return; }
   $("#looking-text").textContent = ui.looking.index === 0
     ? "The board before the first decision."
     : `The board after decision ${ui.looking.index} of ${ui.looking.total}.`;
   $("#take-back").hidden = g.mode !== "play";
+}
+
+/**
+ * The index of the first decision since the viewer's last one, when others decided
+ * since (null: none, or no viewer). @param {Game} g
+ */
+export function firstSinceYours(g) {
+  if (g.mode === "review" || !g.viewer) return null;
+  let k = g.history.length;
+  while (k > 0 && g.history[k - 1].seat !== g.viewer) k -= 1;
+  return k < g.history.length ? k : null;
+}
+
+/** Above the board of the game now: the turns since the viewer's last decision, to step through. @param {Game} g */
+function sinceYours(g) {
+  const box = $("#looking-text");
+  const first = firstSinceYours(g);
+  if (first === null) { box.textContent = ""; return; }
+  /** @type {string[]} */
+  const turns = [];
+  for (const h of g.history.slice(first)) {
+    if (h.seat !== "chance" && turns[turns.length - 1] !== h.seat) turns.push(h.seat);
+  }
+  const said = turns.map((s) => `<span class="seat-dot seat-${esc(s)}"></span>${esc(s)}`).join(", ");
+  box.innerHTML = `Since your last decision: ${said} (marked on the board in their colours). ` +
+    `<button id="step-since" title="the board after each of their decisions, one by one (→ the next, End back here)">Step through them</button>`;
+  $("#step-since").onclick = () => showAt(first + 1);
 }
 
 /** A new variation from the position shown. */
