@@ -11,6 +11,7 @@ import {$, form, input, say, select} from "./dom.js";
 import {annotate, continueFrom, goto, renderReview, reviewThis} from "./graph.js";
 import {backToGame, decide, enterWords, renderDecisions, renderLooking, renderMoves,
   stepByKey, takeBack, tryLineHere, undo} from "./moves.js";
+import {watchWidth} from "./phone.js";
 import {startPolling, stopPolling} from "./poll.js";
 import {botExamples, followSeats, seatRows, showSetup, startFollow, startPlay, upload} from "./setup.js";
 import {controller, current, ui} from "./state.js";
@@ -105,6 +106,7 @@ async function main() {
   botExamples();
   for (const opt of select("#hint-seconds").options) opt.disabled = +opt.value > ui.info.max_seconds;
   wireControls();
+  watchWidth();
   seatRows();
   followSeats();
   // a reload finds the game again: its id is in the address (or remembered)

@@ -2,6 +2,7 @@
 // The board panel: the picture the server drew (the game now, an earlier board, or a
 // variation) and its clickable targets, with a menu where one place offers several.
 import {$} from "./dom.js";
+import {focusBoard} from "./phone.js";
 import {hintHere, ui} from "./state.js";
 
 /** @typedef {import("./types.js").Option} Option */
@@ -23,6 +24,7 @@ export function showBoard(svg, options, choose) {
   if (h && h.kind !== "annotation" && ui.game && svg === ui.game.svg) pointsOnRanks(h);
   const there = hintHere();
   if (there && svg === there.svg) pointsOnRanks(there);
+  focusBoard();
 }
 
 /**
@@ -107,6 +109,9 @@ function showMenu(ev, opts, choose) {
   menu.style.left = `${ev.clientX - wrap.left + 8}px`;
   menu.style.top = `${ev.clientY - wrap.top + 8}px`;
   menu.hidden = false;
+  // within the board's frame (a tap near a phone's edge)
+  const room = wrap.width - menu.offsetWidth - 4;
+  if (ev.clientX - wrap.left + 8 > room) menu.style.left = `${Math.max(4, room)}px`;
   const first = menu.querySelector("button");
   if (first) first.focus();
 }
