@@ -16,7 +16,7 @@ def run_playouts(game: Game, games: int, seed: int = 1) -> None:
     core.bench_playouts(game, games, seed)
 
 
-def run_determinizations(state, player: int, count: int, seed: int = 1) -> None:
+def run_determinizations(state: core.State, player: int, count: int, seed: int = 1) -> None:
     """Determinize copies of `state` for `player` `count` times in compiled code."""
     core.bench_determinize(state, player, count, seed)
 
@@ -31,7 +31,7 @@ def playouts_per_second(players: int = 4, variant: str = "basic", games: int = 2
     return games / (time.perf_counter() - t0)
 
 
-def midgame_state(players: int = 4, seed: int = 1, decisions: int = 90):
+def midgame_state(players: int = 4, seed: int = 1, decisions: int = 90) -> core.State:
     """A reproducible mid-game position: seeded random play from a fresh game."""
     import random
     state = Game(players=players).new_game(seed)

@@ -8,8 +8,10 @@ Every error names the field and what is wrong with it (`BoardError`).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ulm.jsonfile import read_json
 from ulm.names import did_you_mean
@@ -25,14 +27,14 @@ class BoardError(ValueError):
     """A board table that cannot be used; the message names the field."""
 
 
-def _name(value, choices, where):
+def _name(value: object, choices: Sequence[str], where: str) -> int:
     if value not in choices:
         raise BoardError(f"{where}: unknown name {value!r}{did_you_mean(value, choices)}; "
                          f"expected one of {', '.join(choices)}")
     return choices.index(value)
 
 
-def _int(value, where, lo=None, hi=None):
+def _int(value: object, where: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BoardError(f"{where}: must be a whole number, got {value!r}")
     if lo is not None and value < lo or hi is not None and value > hi:
@@ -40,7 +42,7 @@ def _int(value, where, lo=None, hi=None):
     return value
 
 
-def _get(obj, key, where, kind):
+def _get(obj: object, key: str, where: str, kind: type) -> Any:
     if not isinstance(obj, dict):
         raise BoardError(f"{where}: must be an object, got {type(obj).__name__}")
     if key not in obj:
@@ -52,7 +54,7 @@ def _get(obj, key, where, kind):
     return value
 
 
-def _unknown_keys(obj, allowed, where):
+def _unknown_keys(obj: dict, allowed: Collection[str], where: str) -> None:
     for key in obj:
         if key not in allowed:
             raise BoardError(f"{where}.{key}: unknown field{did_you_mean(key, allowed)}")
@@ -196,7 +198,7 @@ def parse_board(data: dict, source: str = "board") -> dict:
     }
 
 
-def _pick(names, value, where):
+def _pick(names: Sequence[str], value: object, where: str) -> str:
     """names[value] for an index the table gives (no negative indices)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(names):
         raise BoardError(f"{where}: must be an index 0..{len(names) - 1}, got {value!r}")
@@ -205,7 +207,7 @@ def _pick(names, value, where):
 
 def _table_to_data(table: dict, source: str) -> dict:
     """A parsed table back in the board file's form (the inverse of parse_board)."""
-    def arr(key, n):
+    def arr(key: str, n: int) -> list:
         value = table[key]
         if not isinstance(value, (list, tuple)) or len(value) != n:
             raise BoardError(f"{source}.{key}: expected a list of {n}, got {value!r}")
@@ -254,7 +256,7 @@ def _table_to_data(table: dict, source: str) -> dict:
             "cathedral cards": cathedral, "trade card costs": costs}
 
 
-def check_table(table, source: str = "board") -> dict:
+def check_table(table: object, source: str = "board") -> dict:
     """A board given as a dict, validated as a board file is: either the data of
     a board file (it has "river", "quarters", ...) or a table parse_board
     produced (it has the core's arrays: river_value, north_of, ...), which is
@@ -278,7 +280,7 @@ def check_table(table, source: str = "board") -> dict:
     return parsed
 
 
-def _as_lists(value):
+def _as_lists(value: object) -> object:
     return [_as_lists(v) for v in value] if isinstance(value, (list, tuple)) else value
 
 

@@ -19,10 +19,15 @@ words, following the game from the viewer's knowledge (ulm.follow).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ulm._fastcore import (ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, SEATS, TASKS,
-                           TOWER_TILES, action_fields)
+                           TOWER_TILES, State, action_fields)
 from ulm.names import closest
+
+if TYPE_CHECKING:
+    from ulm.records import GameRecord
 
 __all__ = ["DecisionError", "UnknownWords", "abbreviations", "action_from_words", "chance_name",
            "decision_label", "decision_words", "hidden_from", "last_turn", "record_events", "since_viewer",
@@ -71,18 +76,18 @@ _REFILLED = re.compile(r"^(?:the )?docks? (?:were |was |is |are )?refill(?:ed|s)
 _COAT_BY = {_norm(c): c for c in COATS}
 
 
-def _pending_task(state) -> int | None:
+def _pending_task(state: State) -> int | None:
     stack = state.task_stack()
     return stack[-1][0] if stack else None
 
 
-def hidden_from(state, viewer) -> bool:
+def hidden_from(state: State, viewer: int | None) -> bool:
     """Does the pending chance event (a card or a coat) go where `viewer` cannot see it?"""
     return viewer is not None and state.raw()["turn_player"] != viewer and _pending_task(
         state) in _CARD_DRAWS + (_COAT_DRAW,)
 
 
-def chance_name(state, action: int, viewer: int | None = None) -> str:
+def chance_name(state: State, action: int, viewer: int | None = None) -> str:
     """The ordinary name of a chance outcome ("drew white", "Red drew a card")."""
     fields = action_fields(action)
     kind = fields["kind"]
@@ -104,7 +109,7 @@ _CHANCE_SAID = {"chance_tile": ("colour", "drew "), "chance_card": ("card", "dre
                 "chance_tower": ("tile", "revealed ")}
 
 
-def _chance_alias(state, text: str, viewer) -> str | None:
+def _chance_alias(state: State, text: str, viewer: int | None) -> str | None:
     """A chance outcome in ordinary words -> its action name; "card", "coat" or "tile" for
     a draw whose outcome is not said; None when the words are not a chance outcome."""
     t = _norm(text)
@@ -180,7 +185,7 @@ def abbreviations(text: str, names: list[str]) -> list[str]:
     return [n for n in names if _abbreviates(typed, _tokens(n))]
 
 
-def did_you_mean(text: str, names: list[str]) -> str:
+def did_you_mean(text: str, names: Iterable[str]) -> str:
     """"; did you mean 'X'?" for the name of `names` closest to `text` (compared
     without case or extra blanks: ulm.names.closest), or ""."""
     by = {_norm(n): n for n in names}
@@ -214,7 +219,9 @@ def action_from_words(text: str) -> int:
     raise UnknownWords(f"unknown action {text!r}{did_you_mean(text, list(_LOWER.values()))}")
 
 
-def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) -> int | str:
+def parse_words(state: State, text: str, viewer: int | None, hidden: bool,
+                legal_text: Callable[[], str],
+                names: Callable[[], Iterable[str]] | None = None) -> int | str:
     """Words -> an action id (not yet checked to be legal: ulm.follow does, in the worlds
     of the viewer's knowledge); "card"/"coat"/"tile" for a chance draw whose outcome is
     not said. `hidden`: the pending draw goes where the viewer cannot see it;
@@ -241,7 +248,7 @@ def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) 
             return alias
         action = _IDS[alias]
         kind = action_fields(action)["kind"]
-        if hidden and kind in ("chance_card", "chance_coat"):
+        if hidden and viewer is not None and kind in ("chance_card", "chance_coat"):
             mover = SEATS[state.raw()["turn_player"]]
             what = "card" if kind == "chance_card" else "coat"
             raise DecisionError(f"{text!r}: {SEATS[viewer]} cannot see {mover}'s {what}; "
@@ -253,7 +260,7 @@ def parse_words(state, text: str, viewer, hidden: bool, legal_text, names=None) 
     return _IDS[_LOWER[t]]
 
 
-def decision_words(state, action: int, viewer: int | None = None) -> str:
+def decision_words(state: State, action: int, viewer: int | None = None) -> str:
     """A decision or chance outcome in words *for a viewer* (`state`: before it; None:
     everything is shown). What the viewer cannot see is not named: an opponent's keep of
     a card looked at reads "kept one, discarded Siege" (the discards are public), an
@@ -273,7 +280,7 @@ def decision_words(state, action: int, viewer: int | None = None) -> str:
     return decision_label(action)
 
 
-def record_words(record, viewer: int | None = None) -> list[tuple[int, str]]:
+def record_words(record: GameRecord, viewer: int | None = None) -> list[tuple[int, str]]:
     """Each decision of a game record (ulm.records.GameRecord) as (seat, words for
     `viewer`), replayed from the record's seed."""
     state = record.game.new_game(record.seed)
@@ -285,7 +292,8 @@ def record_words(record, viewer: int | None = None) -> list[tuple[int, str]]:
     return out
 
 
-def record_events(record, viewer: int | None = None, upto: int | None = None) -> list[dict]:
+def record_events(record: GameRecord, viewer: int | None = None,
+                  upto: int | None = None) -> list[dict]:
     """Each decision of a game record (the first `upto` of them) for `viewer`, with the
     chance events drawn right after it: {"seat": p, "words": ..., "chance": [words, ...]}.
     The chance events are said as `viewer` may know them ("Blue drew a card"); the
@@ -293,18 +301,19 @@ def record_events(record, viewer: int | None = None, upto: int | None = None) ->
     state = record.game.new_game(record.seed)
     out = []
     for action in record.decisions[:upto]:
+        chance: list[str] = []
         entry = {"seat": state.current_player(),
-                 "words": decision_words(state, action, viewer), "chance": []}
+                 "words": decision_words(state, action, viewer), "chance": chance}
         state.apply_action(action)
         while state.is_chance_node():
             outcome = state.sample_chance_outcome()
-            entry["chance"].append(chance_name(state, outcome, viewer))
+            chance.append(chance_name(state, outcome, viewer))
             state.apply_action(outcome)
         out.append(entry)
     return out
 
 
-def shown_whole(state, action: int, viewer: int | None = None) -> bool:
+def shown_whole(state: State, action: int, viewer: int | None = None) -> bool:
     """Does `viewer` see this decision as it is (not an opponent's hidden keep, not a
     draw it cannot see)? Only such a decision may be marked on the viewer's board."""
     if state.is_chance_node():
@@ -312,7 +321,7 @@ def shown_whole(state, action: int, viewer: int | None = None) -> bool:
     return decision_words(state, action, viewer) == decision_label(action)
 
 
-def last_turn(steps) -> list[tuple]:
+def last_turn(steps: Sequence[tuple[State, int]]) -> list[tuple[State, int]]:
     """The last mover's decisions of the current turn, from `steps` (each a pair of the
     state before a decision and the decision, oldest first): the trailing run of
     decisions of one seat. Returns those pairs."""
@@ -328,7 +337,8 @@ def last_turn(steps) -> list[tuple]:
     return run[::-1]
 
 
-def since_viewer(steps, viewer: int | None) -> list[tuple]:
+def since_viewer(steps: Sequence[tuple[State, int]],
+                 viewer: int | None) -> list[tuple[State, int]]:
     """The decisions to mark for `viewer`, from `steps` (pairs of the state before a
     decision and the decision, oldest first): every turn of the others since the
     viewer's last decision, or the last turn when that was the viewer's own (or no
@@ -342,7 +352,7 @@ def since_viewer(steps, viewer: int | None) -> list[tuple]:
     return steps[k:]
 
 
-def record_steps(record, upto: int | None = None) -> list[tuple]:
+def record_steps(record: GameRecord, upto: int | None = None) -> list[tuple[State, int]]:
     """(the state before, decision) for each of the first `upto` decisions of a record."""
     state = record.game.new_game(record.seed)
     out = []

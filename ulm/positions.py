@@ -16,6 +16,7 @@ their public names are importable from here too.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ulm import _fastcore as core
@@ -34,7 +35,7 @@ from ulm.position_reader import position_to_state  # noqa: F401 (re-exported)
 # state -> position
 
 
-def _colour_counts(counts) -> dict:
+def _colour_counts(counts: Sequence[int]) -> dict:
     return {COLOURS[c]: int(n) for c, n in enumerate(counts) if n}
 
 
@@ -82,7 +83,7 @@ class _PositionWriter:
         """The position shows what player `p` holds: a full one, or p's own view."""
         return self.viewer is None or self.viewer == p
 
-    def by_group(self, cards) -> list[int]:
+    def by_group(self, cards: Iterable[int]) -> list[int]:
         """Hidden cards by reshuffle group: drawn before the first, after the first, ..."""
         counts = [0] * (self.r["reshuffles"] + 1)
         for c in cards:
@@ -263,13 +264,13 @@ def observation(state: core.State, player: int) -> dict:
 # ---------------------------------------------------------------------------
 # files
 
-def load_position(path: str | Path, board=None) -> tuple[core.State, int]:
+def load_position(path: str | Path, board: object = None) -> tuple[core.State, int]:
     """Read, validate and build a position file; returns (state, seat)."""
     _, state, seat = read_position(path, board)
     return state, seat
 
 
-def read_position(path: str | Path, board=None) -> tuple[dict, core.State, int]:
+def read_position(path: str | Path, board: object = None) -> tuple[dict, core.State, int]:
     """As load_position, also returning the parsed file."""
     data = read_json(path, PositionError)
     try:
@@ -279,7 +280,7 @@ def read_position(path: str | Path, board=None) -> tuple[dict, core.State, int]:
     return data, state, seat
 
 
-def read_position_text(text: str, source: str = "<stdin>", board=None
+def read_position_text(text: str, source: str = "<stdin>", board: object = None
                        ) -> tuple[dict, core.State, int]:
     """As read_position, from the text of a position (e.g. standard input)."""
     from ulm.jsonfile import MAX_BYTES, loads

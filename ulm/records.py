@@ -69,7 +69,7 @@ class GameRecord:
         write_atomically(path, dumps(self.to_dict()))
 
 
-def replay(data, at: int | None = None, source: str = "record") -> GameRecord:
+def replay(data: object, at: int | None = None, source: str = "record") -> GameRecord:
     """Replay a parsed record, up to `at` decisions (all when None)."""
     if not isinstance(data, dict):
         raise RecordError(f"record: must be a JSON object, got {type(data).__name__}")

@@ -14,7 +14,7 @@ TILE["turquoise"] = "TQ"
 EMPTY = ".."
 
 
-def _tile(c):
+def _tile(c: str | None) -> str:
     return TILE[c] if c else EMPTY
 
 
@@ -27,7 +27,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
-def result_line(state) -> str:
+def result_line(state: core.State) -> str:
     """A finished game's ranking: the winners (R-END-3, the core decides), then
     the others by score."""
     scores = state.scores()
@@ -145,14 +145,14 @@ def render_position(pos: dict, table: dict | None = None, result: str | None = N
     return "\n".join(lines)
 
 
-def render_state(state, viewer: int | None = None) -> str:
+def render_state(state: core.State, viewer: int | None = None) -> str:
     """The position of `state` as `ulm show` prints it (str(state))."""
     from ulm.positions import state_to_position
     return render_position(state_to_position(state, viewer), state.game.table,
                            result_line(state) if state.is_terminal() else None)
 
 
-def render_breakdown(state) -> str:
+def render_breakdown(state: core.State) -> str:
     """Score breakdown by source for every player (R-END-4)."""
     rows = [state.score_breakdown(p) for p in range(state.num_players())]
     names = [core.SEATS[p] for p in range(len(rows))]
