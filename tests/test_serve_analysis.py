@@ -277,3 +277,23 @@ def test_every_turn_since_the_persons_last_decision_is_marked_in_its_seats_colou
     # the person's own turn going on: that turn is marked, in its colour
     g = client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"}).json()
     assert {seat for seat, _ in _marks(g["svg"])} == {"Red"}
+
+
+# --- variations only where the person may choose ----------------------------------------------
+
+def test_another_line_is_offered_only_where_the_viewer_decides(client):
+    g = _played(client, ("human", "greedy"), 2, 6)
+    gid = g["id"]
+    assert g["can_vary"] is True                        # the person to move now
+    for h in g["history"]:
+        board = client.get(f"/api/games/{gid}/board?index={h['index']}").json()
+        assert board["can_vary"] is (h["seat"] == "Red"), h
+        if not board["can_vary"]:
+            r = client.post(f"/api/games/{gid}/variation", json={"index": h["index"]})
+            assert "variations are for Red's own decisions" in error_of(r, 409)
+    bot = _played(client, ("greedy", "human"), 4, 0)
+    assert bot["can_vary"] is True
+    over = client.post("/api/games", json={"mode": "play", "seats": ["random", "random"],
+                                           "seed": 2}).json()
+    over = wait_for(client, f"/api/games/{over['id']}", lambda d: d["terminal"])
+    assert over["can_vary"] is False

@@ -145,3 +145,32 @@ def test_every_turn_since_the_persons_is_marked_and_stepped_through(server, page
     page.wait_for_selector("#back-to-game", state="hidden")
     assert set(m.get_attribute("data-seat")
                for m in page.locator("#board svg .last-move [data-seat]").all()) == set(others)
+
+
+def test_arrow_keys_move_within_the_variation_and_it_is_offered_only_to_the_person(server,
+                                                                                   page):
+    _start(page, server, ["human", "greedy"], 2)
+    _decide_last(page, 6)
+    g = _game(page)
+    blue = next(h["index"] for h in g["history"] if h["seat"] == "Blue")
+    page.click(f"#history li.h[data-after='{blue}']")          # a bot's decision: no line
+    page.wait_for_function(f"looking && looking.index === {blue}")
+    assert page.locator("#try-line").is_hidden()
+    page.click("#history li.h[data-after='1']")                # the person's: a line
+    page.wait_for_function("looking && looking.index === 1")
+    page.click("#try-line")
+    page.wait_for_function("exploring && exploring.upto === 0")
+    for k in (1, 2):
+        page.locator("#variation-options button").first.click()
+        page.wait_for_function(f"exploring && exploring.upto === {k}")
+    page.keyboard.press("ArrowLeft")                           # back along the line
+    page.wait_for_function("exploring && exploring.upto === 1")
+    page.keyboard.press("ArrowRight")                          # and on again
+    page.wait_for_function("exploring && exploring.upto === 2")
+    page.keyboard.press("ArrowRight")                          # nothing further in it
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("exploring && exploring.upto === 0")
+    assert "A variation from decision 1" in page.text_content("#looking")
+    page.keyboard.press("ArrowLeft")                           # from its start: the main line
+    page.wait_for_function("exploring === null && looking && looking.index === 0")

@@ -315,7 +315,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
         except ValueError:
             raise WebError(f"index: must be a whole number, got {quoted(raw)}") from None
         out = session.board_at(index)
-        return JSONResponse(dict(out, can_hint=session.can_hint_at(index)))
+        return JSONResponse(dict(out, can_hint=session.can_hint_at(index),
+                                 can_vary=session.can_vary_at(index)))
 
     async def continued(request):
         session = server.game(request.path_params["game"])

@@ -127,6 +127,23 @@ class WebGame:
                     "live": True, "board": None}
         return self._point(index, line)
 
+    def can_vary(self, state) -> bool:
+        """May the viewer try another line from `state` (it decides there)?"""
+        from mcts.variations import VariationError, variation_seat
+        try:
+            variation_seat(state, self.viewer())
+        except VariationError:
+            return False
+        return True
+
+    def can_vary_at(self, index: int) -> bool:
+        """May the viewer try another line after the first `index` decisions?"""
+        with self.lock:
+            try:
+                return self.can_vary(self.state_at(index))
+            except WebError:                # a game without variations
+                return False
+
     def can_hint_at(self, index, line=None) -> bool:
         """May the viewer ask for a hint at that point (the page's Hint button there)?"""
         try:
@@ -182,6 +199,7 @@ class WebGame:
             out["hint"] = None
         out["options"] = self.options()
         out["can_hint"] = self.can_hint()
+        out["can_vary"] = self.can_vary(st)
         out["svg"] = draw(st, viewer, highlight, bool(out["options"]), self.last_steps(),
                           ranked)
         return out

@@ -6,7 +6,7 @@ import {hideMenu} from "./board.js";
 import {$, button, esc, input} from "./dom.js";
 import {goto} from "./graph.js";
 import {controller, current, ui} from "./state.js";
-import {dropVariation, renderExploring, showVariation, tryLine, variationItems} from "./variations.js";
+import {asked, dropVariation, renderExploring, showVariation, tryLine, variationItems} from "./variations.js";
 
 /** @typedef {import("./types.js").Game} Game */
 
@@ -146,7 +146,9 @@ export function renderLooking(g) {
   box.hidden = false;
   box.classList.toggle("active", !!(ui.looking || ui.exploring));
   $("#back-to-game").hidden = !ui.looking && !ui.exploring;
-  $("#try-line").hidden = !!ui.exploring || g.terminal && at === (g.total || g.history.length);
+  // another line only where the viewer decides (not at a bot's decision, a draw, the end)
+  const mayVary = ui.looking ? ui.looking.can_vary : g.can_vary;
+  $("#try-line").hidden = !!ui.exploring || !mayVary || g.terminal && at === (g.total || g.history.length);
   $("#variation-options").innerHTML = "";
   if (ui.exploring) { renderExploring(); return; }
   $("#back-to-game").textContent = "Back to the game";
@@ -199,6 +201,19 @@ export async function takeBack() {
   });
 }
 
+/**
+ * ← → inside a variation: one entry back or on along its line; back from its start to
+ * the main line's decision before it. @param {number} by
+ */
+function stepInVariation(by) {
+  const ex = ui.exploring;
+  if (!ex) return;
+  const v = ui.variations[ex.vi];
+  const upto = (asked.vi === ex.vi && asked.upto >= 0 ? asked.upto : ex.upto) + by;
+  if (upto < 0) { void showAt(Math.max(v.from - 1, 0)); return; }
+  if (upto <= v.line.length) void showVariation(ex.vi, upto);
+}
+
 /** ← → Home End step through the game (not while typing). @param {KeyboardEvent} ev */
 export function stepByKey(ev) {
   if (ev.key === "Escape" && hideMenu()) return;
@@ -207,6 +222,11 @@ export function stepByKey(ev) {
   const target = ev.target instanceof Element ? ev.target : null;
   const tag = target ? target.tagName.toLowerCase() : "";
   if (["input", "select", "textarea"].includes(tag)) return;
+  if (ui.exploring && (ev.key === "ArrowLeft" || ev.key === "ArrowRight")) {
+    ev.preventDefault();
+    stepInVariation(ev.key === "ArrowLeft" ? -1 : 1);
+    return;
+  }
   const total = decisionsOf(g);
   const at = ui.lookingFor !== null && g.mode !== "review" ? ui.lookingFor : shownIndex();
   /** @type {Record<string, number>} */

@@ -147,6 +147,7 @@
  * @property {Advice | AnnotationShown | null} hint
  * @property {Option[]} options
  * @property {boolean} can_hint     may the viewer ask for a hint now
+ * @property {boolean} [can_vary]   may the viewer try another line here (it decides)
  * @property {string} svg
  * @property {Seat[]} seats
  * @property {Thinking | null} thinking
@@ -179,6 +180,7 @@
  * @property {number} total
  * @property {string} svg
  * @property {boolean} [can_hint]    may the viewer ask for a hint there
+ * @property {boolean} [can_vary]    may the viewer try another line there
  */
 
 /**

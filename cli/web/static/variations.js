@@ -39,11 +39,18 @@ function played(from, line) {
   return api("POST", `/api/games/${current().id}/variation`, {index: from, line});
 }
 
+/** The entry of a variation asked for and not yet shown (the arrow keys step on from it). */
+export const asked = {vi: -1, upto: -1, n: 0};
+
 /** @param {number} vi @param {number} upto */
 export async function showVariation(vi, upto) {
   const v = ui.variations[vi];
+  const n = ++asked.n;
+  Object.assign(asked, {vi, upto});
   await call(async () => {
     const data = await played(v.from, v.line.slice(0, upto));
+    if (n !== asked.n) return;          // another was asked for meanwhile
+    asked.vi = -1;
     ui.exploring = {vi, upto, data};
     controller.render();
   });
