@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import errno
 import math
+import re
 import sys
 
 import click
@@ -20,9 +21,10 @@ def worded(exc: Exception, options: dict) -> InputError:
     """A library's error, which names its setting (`games: at most ...`), worded
     by the command-line option that gives it (`--games: at most ...`; options:
     setting -> option)."""
-    name, sep, rest = str(exc).partition(": ")
-    option = options.get(name) if sep else None
-    return InputError(f"{option}: {rest}" if option else str(exc))
+    message = str(exc)
+    name = re.match(r"\w*", message).group()      # "param 'c=x': ..." names param too
+    option = options.get(name) if message[len(name):len(name) + 1] in (":", " ") else None
+    return InputError(option + message[len(name):] if option else message)
 
 
 class FiniteFloatRange(click.FloatRange):

@@ -52,8 +52,9 @@ def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
                                f"rung {r.budget} vs {r.half}: {r.win_rate:.1%} "
                                f"[{r.win_low:.0%}, {r.win_high:.0%}] of {r.games} games"))
     except TournamentError as exc:       # the tournaments' settings, as the ladder sets them
-        raise worded(exc, {"players": "--players", "bots": "--bot", "games": "--games",
-                           "out_dir": "--out"}) from None
+        raise worded(exc, {"players": "--players", "bots": "--bot", "bot": "--bot",
+                           "games": "--games", "out_dir": "--out", "low": "--low",
+                           "high": "--high"}) from None
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in rungs], indent=1))
         return

@@ -37,7 +37,7 @@ from ulm.records import RecordError, load_record
 
 # The tournament's settings (mcts.tournament) -> the options that give them.
 TOURNAMENT_OPTIONS = {"players": "--players", "bots": "--bots", "games": "--games",
-                      "board": "--board", "out_dir": "--out"}
+                      "board": "--board", "out_dir": "--out", "scheduler": "--scheduler"}
 
 
 def _seats(ctx, param, values):

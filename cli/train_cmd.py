@@ -8,10 +8,10 @@ import click
 
 from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check_workers_or_scheduler,
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
-                 scheduler_option, workers_option)
+                 scheduler_option, workers_option, worded)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
 from mcts.model import MAX_HIDDEN
-from mcts.tournament import MAX_GAMES
+from mcts.tournament import MAX_GAMES, TournamentError
 from mcts.train import MAX_EPOCHS, TARGETS
 
 
@@ -120,6 +120,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
                                 progress=not (quiet or as_json))
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
+    except TournamentError as exc:      # the scheduler named cannot be used
+        raise worded(exc, {"scheduler": "--scheduler"}) from None
     try:
         save_dataset(out, data)
     except OSError as exc:
@@ -389,6 +391,8 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
                                 progress=not (quiet or as_json), log=log)
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
+    except TournamentError as exc:      # the scheduler named cannot be used
+        raise worded(exc, {"scheduler": "--scheduler"}) from None
     except OSError as exc:
         raise InputError(f"--out: {out}: {exc.strerror}") from None
     except FitDiverged as exc:

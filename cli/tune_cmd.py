@@ -7,7 +7,6 @@ import click
 
 from cli import (
     HELP,
-    InputError,
     check_workers_or_scheduler,
     fail_on_input_errors,
     json_option,
@@ -17,9 +16,16 @@ from cli import (
     scheduler_option,
     seed_option,
     workers_option,
+    worded,
 )
 from mcts.tournament import MAX_GAMES, TournamentError
 from mcts.tune import MAX_TRIALS
+
+# a study's settings, as the options of `ulm tune` give them
+TUNE_OPTIONS = {"bot": "--bot", "param": "--param", "against": "--against",
+                "players": "--players", "games_per_trial": "--games-per-trial",
+                "trials": "--trials", "out_dir": "--out",
+                "scheduler": "--scheduler"}
 
 
 @click.command("tune", context_settings=HELP)
@@ -57,7 +63,7 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
         name = bot.split(":", 1)[0].strip()
         from mcts.bots import BOTS
         if name not in BOTS:
-            raise TuneError(f"--bot: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
+            raise TuneError(f"bot: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
         cfg = TuneConfig(bot=bot, params=[parse_param(p, name) for p in params],
                          against=list(against), players=players,
                          games_per_trial=games_per_trial, trials=trials, seed=seed)
@@ -68,7 +74,7 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
             best = run_tune(cfg, out, workers=workers, progress=not (quiet or as_json),
                             scheduler=executor)
     except (TuneError, TournamentError) as exc:
-        raise InputError(str(exc)) from None
+        raise worded(exc, TUNE_OPTIONS) from None
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

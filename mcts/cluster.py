@@ -50,16 +50,16 @@ class ClusterError(RuntimeError):
 
 def parse_scheduler(text: str) -> tuple[str, str | int]:
     """`local:N` -> ("local", N); a Dask address (tcp://HOST:PORT, HOST:PORT, tls://...)
-    -> ("address", text). Raises TournamentError naming --scheduler otherwise."""
+    -> ("address", text). Raises TournamentError naming the scheduler otherwise."""
     text = text.strip()
     if text == "local" or text.startswith("local:"):
         m = re.fullmatch(r"local:(\d+)", text)
         if not m or int(m.group(1)) < 1:
-            raise TournamentError(f"--scheduler: {text!r}: a local cluster is local:N with "
+            raise TournamentError(f"scheduler: {text!r}: a local cluster is local:N with "
                                   "N >= 1 worker processes, e.g. local:2")
         return "local", int(m.group(1))
     if not _ADDRESS.fullmatch(text):
-        raise TournamentError(f"--scheduler: {text!r}: expected a Dask scheduler address "
+        raise TournamentError(f"scheduler: {text!r}: expected a Dask scheduler address "
                               "such as tcp://HOST:8786, or local:N")
     return "address", text
 
@@ -131,7 +131,7 @@ class DaskExecutor:
                 self._quiet.__exit__(None, None, None)
                 self._quiet = None
                 raise TournamentError(
-                    f"--scheduler: cannot reach the Dask scheduler at {self.target} within "
+                    f"scheduler: cannot reach the Dask scheduler at {self.target} within "
                     f"{self.connect_timeout:g} s ({_reason(exc)}); is `dask scheduler` running "
                     "there, and is the port open?") from None
         return self
@@ -373,7 +373,7 @@ def _check_scheduler(address: str, timeout: float) -> None:
     def ask():
         return asyncio.run(asyncio.wait_for(identity(), 2 * timeout))   # a last guard
 
-    where = f"--scheduler: {address}"
+    where = f"scheduler: {address}"
     with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own
         try:
             answer = pool.submit(ask).result()
@@ -384,7 +384,7 @@ def _check_scheduler(address: str, timeout: float) -> None:
                 "`dask scheduler` (port 8786 by default)?") from None
         except OSError as exc:
             raise TournamentError(
-                f"--scheduler: cannot reach the Dask scheduler at {address} within "
+                f"scheduler: cannot reach the Dask scheduler at {address} within "
                 f"{timeout:g} s ({_reason(exc)}); is `dask scheduler` running there, and is "
                 "the port open?") from None
         except Exception as exc:  # garbage where Dask's messages were expected

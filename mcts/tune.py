@@ -76,7 +76,7 @@ def _bot_class(spec: str):
     try:
         make_bot(spec)
     except ValueError as exc:
-        raise TuneError(f"--bot: {exc}") from None
+        raise TuneError(f"bot: {exc}") from None
     return BOTS[spec.split(":", 1)[0].strip()]
 
 
@@ -105,7 +105,7 @@ def tunable_options(bot_name: str) -> dict:
 def parse_param(text: str, bot_name: str) -> Param:
     """A Param from ``NAME=LOW:HIGH[:log]`` or ``NAME=A|B|C``; TuneError names what is wrong."""
     from mcts.bots import BOTS
-    where = f"--param {text!r}"
+    where = f"param {text!r}"
     name, eq, rest = str(text).partition("=")
     name, rest = name.strip(), rest.strip()
     if not eq or not name or not rest:
@@ -174,26 +174,26 @@ class TuneConfig:
 def validate(cfg: TuneConfig) -> None:
     _bot_class(cfg.bot)
     if not cfg.params:
-        raise TuneError("--param: give at least one option to tune, e.g. --param c=0.2:2.0")
+        raise TuneError("param: give at least one option to tune, e.g. c=0.2:2.0")
     names = [p.name for p in cfg.params]
     if len(set(names)) != len(names):
-        raise TuneError(f"--param: an option is given twice: {', '.join(names)}")
+        raise TuneError(f"param: an option is given twice: {', '.join(names)}")
     _, _, opts = cfg.bot.partition(":")
     fixed = {o.split("=")[0].strip() for o in opts.split(",") if o.strip()}
     for n in names:
         if n in fixed:
-            raise TuneError(f"--param {n}: the --bot spec already sets {n}")
+            raise TuneError(f"param {n}: the bot spec already sets {n}")
     if not cfg.against:
-        raise TuneError("--against: name at least one opponent")
+        raise TuneError("against: name at least one opponent")
     tc = TournamentConfig(bots=[cfg.bot] + list(cfg.against), players=cfg.players,
                           games=cfg.games_per_trial, seed=cfg.seed)
     try:
         from mcts.tournament import validate_config
         validate_config(tc)
     except TournamentError as exc:
-        name, _, rest = str(exc).partition(": ")      # the tournament names its settings
-        option = {"bots": "--against", "players": "--players", "games": "--games-per-trial"}
-        raise TuneError(f"{option[name]}: {rest}" if name in option else str(exc)) from None
+        name, _, rest = str(exc).partition(": ")      # the tournament's settings, as a study's
+        setting = {"bots": "against", "games": "games_per_trial"}.get(name, name)
+        raise TuneError(f"{setting}: {rest}") from None
     if type(cfg.trials) is not int or not 1 <= cfg.trials <= MAX_TRIALS:
         raise TuneError(f"trials: a whole number from 1 to {MAX_TRIALS:,}, got {cfg.trials!r}")
 
@@ -226,8 +226,8 @@ def _study(cfg: TuneConfig, out: Path | None):
         if conf.exists():
             old = read_json(conf, TuneError)
             if old != cfg.settings():
-                raise TuneError(f"--out: {out} holds another study ({conf}); use a new folder "
-                                "or the same settings (only --trials may change) to resume")
+                raise TuneError(f"out_dir: {out} holds another study ({conf}); use a new folder "
+                                "or the same settings (only the trials may change) to resume")
         else:
             write_atomically(conf, json.dumps(cfg.settings(), indent=1) + "\n")
         storage = f"sqlite:///{(out / 'study.db').resolve()}"

@@ -235,16 +235,23 @@ def test_scheduler_addresses(text, expected):
 def test_bad_scheduler_is_refused(text, words):
     with pytest.raises(TournamentError) as err:
         parse_scheduler(text)
-    assert str(err.value).startswith("--scheduler: ")
+    assert str(err.value).startswith("scheduler: ")
     for w in words:
         assert w in str(err.value)
 
 
-def test_bad_scheduler_on_the_command_line_exits_2(tmp_path):
-    res = CliRunner().invoke(main, ["tournament", "--bots", "greedy", "random", "--games", "2",
-                                    "--scheduler", "local:0", "--out", str(tmp_path / "t")])
+@pytest.mark.parametrize("command", [
+    ["tournament", "--bots", "greedy", "random", "--games", "2"],
+    ["tune", "--bot", "ismcts", "--param", "c=0.2:2", "--against", "greedy"],
+    ["train", "selfplay", "--games", "2"],
+    ["train", "rounds", "--rounds", "1"]], ids=lambda c: " ".join(c[:2]))
+def test_bad_scheduler_on_the_command_line_exits_2(tmp_path, command):
+    res = CliRunner().invoke(main, [*command, "--scheduler", "local:0",
+                                    "--out", str(tmp_path / "t")])
     assert res.exit_code == 2, res.output
-    assert "Error: --scheduler: 'local:0'" in res.stderr and "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.stderr.startswith("Error: --scheduler: 'local:0'"), res.stderr
+    assert "Traceback" not in res.output
     assert not (tmp_path / "t").exists()
 
 
