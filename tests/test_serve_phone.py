@@ -9,9 +9,12 @@ tests/test_serve_browser.py puts its own (ULM_SCREENSHOTS=docs/images refreshes
 the docs' pictures)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from test_serve_browser import browser, server, shots  # noqa: F401
+from test_serve_browser import (_view_with_a_card_to_play_two_ways, browser,  # noqa: F401
+                                server, shots)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
          "is_mobile": True, "has_touch": True}
@@ -65,12 +68,29 @@ def _shown(page, picked=False) -> dict:
     return m
 
 
-def _tap_and_wait(page, selector):
+def _tap_and_wait(page, selector, at_edge=False):
+    """Tap `selector` (`at_edge`: near the right edge of its part on the screen, where a
+    menu opened would go off it), its menu's first choice if it opens one; one decision
+    more is entered."""
     count = page.evaluate("game.history.length")
-    page.tap(selector)
+    if at_edge:
+        target = page.locator(selector)
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        page.touchscreen.tap(min(box["x"] + box["width"] - 4, 386), box["y"] + box["height"] / 2)
+    else:
+        page.tap(selector)
     if page.locator("#menu:not([hidden])").count():      # a place that offers several
+        _whole_on_the_screen(page.locator("#menu button"))
         page.tap("#menu button >> nth=0")
     page.wait_for_function(f"game.history.length === {count + 1}")
+
+
+def _whole_on_the_screen(buttons):
+    """Each of a menu's choices a thumb's height, whole within the phone's width."""
+    for k in range(buttons.count()):
+        box = buttons.nth(k).bounding_box()
+        assert box["height"] >= 40 and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
 
 
 def _tap_button(page, name=None, last=False):
@@ -91,7 +111,7 @@ def test_a_whole_round_of_follow_entered_by_touch_at_phone_size(server, phone, s
         assert m["part"] == "grid" and len(m["targets"]) == 1
         if cell == 0:
             page.screenshot(path=str(shots / "serve-phone-setup.png"))
-        _tap_and_wait(page, f"#board .cell.clickable[data-cell='{cell}']")
+        _tap_and_wait(page, f"#board .cell.clickable[data-cell='{cell}']", at_edge=True)
     # a player's tile in that player's supply: the seats' areas come first
     assert _shown(page)["part"] == "seats"
     _tap_and_wait(page, "#board .supply.clickable[data-seat='Red'][data-colour='white']")
@@ -166,6 +186,35 @@ def test_every_part_is_a_tap_away_and_readable(server, phone, shots):  # noqa: F
               for b in bar.all()}
     pressed = page.get_attribute("#parts button[aria-pressed=true]", "data-part")
     assert counts[pressed] == max(counts.values()) > 0, (pressed, counts)
+
+
+def test_a_card_in_hand_is_a_thumb_s_size_and_its_menu_on_the_screen(server, phone, tmp_path):  # noqa: F811
+    view, card = _view_with_a_card_to_play_two_ways()
+    path = tmp_path / "red.json"
+    path.write_text(json.dumps(view))
+    page = phone
+    page.goto(server + "/?mode=follow")
+    page.set_input_files("#upload-view", str(path))
+    hand = f"#board .card.clickable[data-card=\"{card}\"][data-place=hand]"
+    page.wait_for_selector(hand)
+    _shown(page)
+    page.tap("#parts button[data-part=seats]")
+    m = _shown(page, picked=True)
+    assert page.get_attribute(hand, "data-actions") in [t[0] for t in m["targets"]]
+    # the card at the right edge of the board's window, tapped there: its menu stays on
+    # the screen
+    page.evaluate("""(sel) => { const board = document.querySelector('#board');
+      const card = document.querySelector(sel).getBoundingClientRect();
+      board.scrollLeft += card.right - board.getBoundingClientRect().right + 2; }""", hand)
+    box = page.locator(hand).bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] - 6, box["y"] + box["height"] / 2)
+    menu = page.locator("#menu button")
+    assert sorted(menu.all_text_contents()) == [f"lay {card} in front (end-game points)",
+                                                f"play {card} (immediate bonus)"]
+    _whole_on_the_screen(menu)
+    page.tap(f"#menu button:text-is('lay {card} in front (end-game points)')")
+    page.wait_for_function("game.history.length === 1")
+    assert page.evaluate("game.history[0].name") == f"lay {card} in front (end-game points)"
 
 
 def test_a_wide_window_shows_the_whole_board_as_before(server, browser):  # noqa: F811
