@@ -110,7 +110,8 @@ def test_a_whole_round_of_follow_entered_by_touch_at_phone_size(server, phone, s
         m = _shown(page)
         assert m["part"] == "grid" and len(m["targets"]) == 1
         if cell == 0:
-            page.screenshot(path=str(shots / "serve-phone-setup.png"))
+            page.screenshot(path=str(shots / "serve-phone-setup.png"), scale="css")
+            assert (shots / "serve-phone-setup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         _tap_and_wait(page, f"#board .cell.clickable[data-cell='{cell}']", at_edge=True)
     # a player's tile in that player's supply: the seats' areas come first
     assert _shown(page)["part"] == "seats"
@@ -136,7 +137,8 @@ def test_a_whole_round_of_follow_entered_by_touch_at_phone_size(server, phone, s
         pushes = page.locator("#board .entry.clickable").count()
         assert m["part"] == "grid" and len(m["targets"]) == pushes >= 10, (seat, m)
         if seat == "Blue":
-            page.screenshot(path=str(shots / "serve-phone-push.png"))
+            page.screenshot(path=str(shots / "serve-phone-push.png"), scale="css")
+            assert (shots / "serve-phone-push.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         entry, push = {"Red": (0, "push row 1 from left"), "Blue": (6, "push column 1 from top")}[seat]
         _tap_and_wait(page, f"#board .entry.clickable[data-entry='{entry}']")
         assert page.evaluate("game.history[game.history.length - 1].name") == push
@@ -169,7 +171,8 @@ def test_every_part_is_a_tap_away_and_readable(server, phone, shots):  # noqa: F
         assert page.get_attribute(f"#parts button[data-part={name}]", "aria-pressed") == "true"
         m = _shown(page, picked=True)
         if name == "seats":
-            page.screenshot(path=str(shots / "serve-phone-seats.png"))
+            page.screenshot(path=str(shots / "serve-phone-seats.png"), scale="css")
+            assert (shots / "serve-phone-seats.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert any(w[0].startswith("Red") for w in m["words"])
     # the seats' summary and the move list are folded, a tap opens them
     assert not page.evaluate("document.querySelector('#seats-fold').open")

@@ -120,7 +120,9 @@ function cropOf(part, around, scale, window_) {
 /** Show `part` of the board: zoomed, scrolled to its targets. @param {SVGSVGElement} svg @param {Part} part */
 function show(svg, part) {
   const board = $("#board");
-  const window_ = {x: 0, y: 0, width: board.clientWidth, height: board.clientHeight || innerHeight / 2};
+  // the board's window: the phone's width, and as tall as the style lets it grow
+  const tallest = parseFloat(getComputedStyle(board).maxHeight) || innerHeight / 2;
+  const window_ = {x: 0, y: 0, width: board.clientWidth, height: tallest};
   const targets = targetsOf(svg).map(boxOf).filter((b) => overlaps(b, part.box));
   const around = union(targets);
   const scale = scaleFor(svg, part.box, window_.width);
