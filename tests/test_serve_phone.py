@@ -34,7 +34,9 @@ MEASURE = """() => {
       return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)]; });
   window.scrollTo(0, 0);
   const first = document.querySelector('#decisions button.decision');
+  const board = document.querySelector('#board');
   return {part: svg.dataset.part, targets, words, offered: svg.querySelectorAll('.clickable').length,
+          frame: [board.clientHeight, parseFloat(getComputedStyle(board).maxHeight)],
           buttonBottom: first ? first.getBoundingClientRect().bottom : null,
           screen: window.innerHeight, pageWidth: document.documentElement.scrollWidth};
 }"""
@@ -109,6 +111,7 @@ def test_a_whole_round_of_follow_entered_by_touch_at_phone_size(server, phone, s
     for cell in range(9):
         m = _shown(page)
         assert m["part"] == "grid" and len(m["targets"]) == 1
+        assert m["frame"][0] >= m["frame"][1] - 1, "the grid, taller, fills the board's frame"
         if cell == 0:
             page.screenshot(path=str(shots / "serve-phone-setup.png"), scale="css")
             assert (shots / "serve-phone-setup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
