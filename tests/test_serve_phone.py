@@ -13,15 +13,15 @@ import json
 
 import pytest
 
-from test_serve_browser import (_view_with_a_card_to_play_two_ways, browser,  # noqa: F401
-                                server, shots)
+from test_serve_browser import (EXAMPLES, _view_with_a_card_to_play_two_ways,  # noqa: F401
+                                browser, server, shots)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
          "is_mobile": True, "has_touch": True}
 
 # what is shown of the board: the targets and the words inside the picture's window
 # (the part zoomed), each word's size its font size times the picture's scale there
-MEASURE = """() => {
+MEASURE = """(buttons) => {
   const svg = document.querySelector('#board svg');
   const area = svg.getBoundingClientRect();
   const inside = (r) => r.width > 0 && r.right > area.left && r.left < area.right
@@ -33,7 +33,7 @@ MEASURE = """() => {
     .map((t) => { const m = t.getScreenCTM();
       return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)]; });
   window.scrollTo(0, 0);
-  const first = document.querySelector('#decisions button.decision');
+  const first = document.querySelector(buttons);
   const board = document.querySelector('#board');
   return {part: svg.dataset.part, targets, words, offered: svg.querySelectorAll('.clickable').length,
           frame: [board.clientHeight, parseFloat(getComputedStyle(board).maxHeight)],
@@ -53,11 +53,11 @@ def phone(browser):  # noqa: F811
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def _shown(page, picked=False) -> dict:
+def _shown(page, picked=False, buttons="#decisions button.decision") -> dict:
     """The board's part shown, measured: its targets a thumb's size, its words readable,
-    the decision buttons on the first screen, nothing wider than the phone; unless the
-    part was `picked` on the bar, it holds targets of the decision."""
-    m = page.evaluate(MEASURE)
+    the first of the `buttons` on the first screen, nothing wider than the phone; unless
+    the part was `picked` on the bar, it holds targets of the decision."""
+    m = page.evaluate(MEASURE, buttons)
     small = [t for t in m["targets"] if t[1] < 40 or t[2] < 40]
     assert not small, f"targets under 40×40 px in {m['part']}: {small}"
     tiny = [w for w in m["words"] if w[1] < 9]
@@ -221,6 +221,25 @@ def test_a_card_in_hand_is_a_thumb_s_size_and_its_menu_on_the_screen(server, pho
     page.tap(f"#menu button:text-is('lay {card} in front (end-game points)')")
     page.wait_for_function("game.history.length === 1")
     assert page.evaluate("game.history[0].name") == f"lay {card} in front (end-game points)"
+
+
+def test_a_review_steps_by_touch_at_phone_size(server, phone):  # noqa: F811
+    page = phone
+    page.goto(server + "/?mode=review")
+    page.set_input_files("#upload-record", str(EXAMPLES / "record-2p.json"))
+    page.wait_for_selector("#review-controls:not([hidden])")
+    page.tap("#rv-first")
+    page.wait_for_function("game.index === 0")
+    for step in range(1, 4):
+        page.tap("#rv-next")
+        page.wait_for_function(f"game.index === {step}")
+        m = _shown(page, buttons="#rv-next")
+        assert m["offered"] == 0 and m["part"] == "grid"
+    for sel in ("#rv-first", "#rv-prev", "#rv-next", "#rv-last"):
+        box = page.locator(sel).bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 40, (sel, box)
+    page.tap("#parts button[data-part=river]")
+    _shown(page, picked=True, buttons="#rv-next")
 
 
 def test_a_wide_window_shows_the_whole_board_as_before(server, browser):  # noqa: F811
