@@ -3,6 +3,8 @@ the server and browser fixtures of tests/test_serve_browser.py): the hint analys
 board shown (looked back at, or a variation)."""
 from __future__ import annotations
 
+import time
+
 import pytest
 import test_serve_browser as base
 
@@ -174,3 +176,59 @@ def test_arrow_keys_move_within_the_variation_and_it_is_offered_only_to_the_pers
     assert "A variation from decision 1" in page.text_content("#looking")
     page.keyboard.press("ArrowLeft")                           # from its start: the main line
     page.wait_for_function("exploring === null && looking && looking.index === 0")
+
+
+def _wait_job(page, job):
+    """Until the search job has ended (a bound on a hung search, not a speed check)."""
+    deadline = time.monotonic() + 240
+    while page.evaluate(f"fetch('/api/jobs/{job['id']}').then(r => r.json())"
+                        ".then(j => j.status)") == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+
+
+def _annotated_review(page, server):
+    """The 2-player example record under review with both seats checked (short searches)."""
+    from pathlib import Path
+    record = Path(__file__).resolve().parent.parent / "examples" / "record-2p.json"
+    page.goto(server + "/?mode=review")
+    page.set_input_files("#upload-record", str(record))
+    page.wait_for_selector("#review-controls:not([hidden])")
+    for seat in ("Red", "Blue"):
+        job = page.evaluate("""seat => fetch(`/api/games/${game.id}/annotate`, {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({seat, seconds: 0.01})}).then(r => r.json())""", seat)
+        _wait_job(page, job)
+    page.click("#rv-first")                  # the page shows the game as the server has it
+    page.wait_for_function("game.index === 0 && game.annotations.length === 2")
+    page.wait_for_selector("#plot svg circle[data-seat=Blue]")
+
+
+def test_every_point_of_the_graph_has_its_own_hit_area_and_a_click_keeps_the_page(server,
+                                                                                  browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    _annotated_review(page, server)
+    total = page.evaluate("game.total")
+    dots = page.evaluate("""[...document.querySelectorAll('#plot svg circle')].map(c => {
+        const r = c.getBoundingClientRect();
+        return {index: c.dataset.index, x: r.left + r.width / 2, y: r.top + r.height / 2};
+      })""")
+    assert len(dots) == total
+    page.locator("#plot").scroll_into_view_if_needed()
+    dots = page.evaluate("""[...document.querySelectorAll('#plot svg circle')].map(c => {
+        const r = c.getBoundingClientRect();
+        return {index: c.dataset.index, x: r.left + r.width / 2, y: r.top + r.height / 2};
+      })""")
+    missed = page.evaluate("""dots => dots.filter(d => {
+        const el = document.elementFromPoint(d.x, d.y);
+        return !el || !el.matches('#plot rect.hit') || el.dataset.index !== d.index;
+      }).map(d => d.index)""", dots)
+    assert missed == []
+    # a click on a point goes there and the page stays where it is
+    before = page.evaluate("window.scrollY")
+    for d in (dots[40], dots[5], dots[-1]):
+        page.mouse.click(d["x"], d["y"])
+        page.wait_for_function(f"game.index === {d['index']}")
+        assert page.evaluate("window.scrollY") == before
+    context.close()

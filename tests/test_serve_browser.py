@@ -333,7 +333,8 @@ def test_review_a_record_annotate_and_step(server, page, shots):
     dots = page.locator("#plot svg circle").count()
     assert dots == sum(1 for h in page.evaluate("game.history") if h["seat"] == "Red")
     # a click on a move of the plot goes there and shows the advice drawn on the board
-    page.locator("#plot svg circle").nth(3).click()
+    index = page.locator("#plot svg circle").nth(3).get_attribute("data-index")
+    page.locator(f"#plot svg rect.hit[data-index='{index}']").click()     # the point's hit area
     page.wait_for_function("game.hint !== null")
     assert page.locator("#board svg .highlight").count() == 1
     assert "Decision" in page.text_content("#advice")

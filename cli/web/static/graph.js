@@ -60,9 +60,11 @@ function drawPlot(g) {
   const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => `<line x1="${L}" x2="${W - 6}" y1="${y(p)}" y2="${y(p)}" class="grid"/><text x="${L - 4}" y="${y(p) + 3}" class="axis">${p * 100}%</text>`).join("");
   const at = x(g.index || 0);
   const cur = `<line x1="${at}" x2="${at}" y1="${T}" y2="${H - B}" class="cursor"/>`;
-  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}${curves}
+  const hits = hitAreas(all, x, L, W - 6, T, H - B);
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}${curves}${hits}
     <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
-  for (const c of box.querySelectorAll("circle")) {
+  for (const c of box.querySelectorAll("rect.hit, circle.pt")) {   // a dot: reached by a script
+    if (!(c instanceof SVGElement)) continue;
     const index = Number(c.dataset.index);
     c.onclick = () => goto(index);
     c.onkeydown = (ev) => { if (ev.key === "Enter") goto(index); };
@@ -71,7 +73,25 @@ function drawPlot(g) {
 }
 
 /**
- * One curve a seat checked, in its colour; every point a link to the board there.
+ * Each point's own hit area, on top of the curves: the strip of the graph nearer to it
+ * than to any other point (dots a few pixels apart overlap; their strips do not).
+ * @param {Annotation[]} all
+ * @param {(k: number) => number} x
+ * @param {number} left @param {number} right @param {number} top @param {number} bottom
+ */
+function hitAreas(all, x, left, right, top, bottom) {
+  const pts = all.flatMap((an) => an.decisions.map((n) => ({an, n, x: x(n.index)})))
+    .sort((p, q) => p.x - q.x);
+  return pts.map((p, i) => {
+    const from = i ? (pts[i - 1].x + p.x) / 2 : left;
+    const to = i < pts.length - 1 ? (p.x + pts[i + 1].x) / 2 : right;
+    const n = p.n, bad = n.mistake !== false && n.loss >= 0.1;
+    return `<rect class="hit" data-seat="${p.an.seat}" data-index="${n.index}" x="${from.toFixed(2)}" y="${top}" width="${(to - from).toFixed(2)}" height="${bottom - top}" fill="transparent" pointer-events="all" style="cursor: pointer" tabindex="0"><title>${p.an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : n.within_noise ? " — a loss within noise" : ""}</title></rect>`;
+  }).join("");
+}
+
+/**
+ * One curve a seat checked, in its colour (its points are reached by their hit areas).
  * @param {Annotation} an
  * @param {(k: number) => number} x
  * @param {(p: number) => number} y
@@ -82,7 +102,7 @@ function curve(an, x, y) {
   const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
   const dots = notes.map((n, i) => {
     const bad = n.mistake !== false && n.loss >= 0.1 ? " mistake" : "";   // a ring: a mistake beyond noise of 10 points or more
-    return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" tabindex="0"><title>${an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : n.within_noise ? " — a loss within noise" : ""}</title></circle>`;
+    return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" pointer-events="none"></circle>`;
   }).join("");
   return `<path d="${path}" class="curve" style="stroke: var(--${an.seat})"/>${dots}`;
 }

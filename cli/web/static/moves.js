@@ -77,8 +77,18 @@ export function renderMoves(g) {
   }).join("");
   wireMoveList(hist);
   const cur = hist.querySelector(".current");
-  if (cur && (ui.looking || g.mode === "review")) cur.scrollIntoView({block: "nearest"});
+  if (cur instanceof HTMLElement && (ui.looking || g.mode === "review")) scrollWithin(hist, cur);
   else hist.scrollTop = hist.scrollHeight;
+}
+
+/**
+ * Scroll the list, and only the list, to show `item` (the page does not move).
+ * @param {HTMLElement} list @param {HTMLElement} item
+ */
+function scrollWithin(list, item) {
+  const box = list.getBoundingClientRect(), it = item.getBoundingClientRect();
+  if (it.top < box.top) list.scrollTop -= box.top - it.top;
+  else if (it.bottom > box.bottom) list.scrollTop += it.bottom - box.bottom;
 }
 
 /** @param {HTMLElement} hist */
