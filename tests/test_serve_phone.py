@@ -177,6 +177,10 @@ def test_every_part_is_a_tap_away_and_readable(server, phone, shots):  # noqa: F
             page.screenshot(path=str(shots / "serve-phone-seats.png"), scale="css")
             assert (shots / "serve-phone-seats.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert any(w[0].startswith("Red") for w in m["words"])
+            # the person's own area (Red's) opens in the board's window
+            red = page.locator("#board .player[data-seat=Red]").bounding_box()
+            frame = page.locator("#board").bounding_box()
+            assert frame["x"] - 1 <= red["x"] < frame["x"] + frame["width"], (red, frame)
     # the seats' summary and the move list are folded, a tap opens them
     assert not page.evaluate("document.querySelector('#seats-fold').open")
     assert page.locator("#summary").is_hidden() and page.locator("#history").is_hidden()

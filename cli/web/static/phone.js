@@ -6,6 +6,7 @@
 // tap away on the bar above the board, each with the number of targets it holds.
 // The seats' summary and the move list are folded. Wider windows are left as they are.
 import {$} from "./dom.js";
+import {ui} from "./state.js";
 
 const PHONE = window.matchMedia("(max-width: 600px)");
 export const TARGET_PX = 40;       // the least width and height of a target, CSS px
@@ -132,10 +133,24 @@ function show(svg, part) {
   svg.style.height = `${crop.height * scale}px`;
   svg.dataset.part = part.name;
   const seen = {width: board.clientWidth / scale, height: board.clientHeight / scale};
-  const at = targets.length ? mostInSight(targets, seen, crop)
+  const own = ownArea(svg, part);
+  const at = targets.length || own ? mostInSight(targets.length ? targets : [own || crop], seen, crop)
     : {x: crop.x + (crop.width - seen.width) / 2, y: crop.y + (crop.height - seen.height) / 2};
   board.scrollLeft = (at.x - crop.x) * scale;
   board.scrollTop = (at.y - crop.y) * scale;
+}
+
+/**
+ * The person's own area when `part` holds it: the viewer's, else the seat to move's.
+ * @param {SVGSVGElement} svg @param {Part} part @returns {Box | null}
+ */
+function ownArea(svg, part) {
+  const g = ui.game;
+  for (const seat of g ? [g.viewer, g.to_move] : []) {
+    const area = seat ? svg.querySelector(`.player[data-seat="${seat}"]`) : null;
+    if (area && overlaps(boxOf(area), part.box)) return boxOf(area);
+  }
+  return null;
 }
 
 /**
