@@ -22,7 +22,8 @@ def worded(exc: Exception, options: dict) -> InputError:
     by the command-line option that gives it (`--games: at most ...`; options:
     setting -> option)."""
     message = str(exc)
-    name = re.match(r"\w*", message).group()      # "param 'c=x': ..." names param too
+    found = re.match(r"\w*", message)      # "param 'c=x': ..." names param too
+    name = found.group() if found else ""
     option = options.get(name) if message[len(name):len(name) + 1] in (":", " ") else None
     return InputError(option + message[len(name):] if option else message)
 
