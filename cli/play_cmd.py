@@ -24,6 +24,7 @@ from cli import (
 )
 from mcts.bots import BOTS, OPTIONS, PRESETS, make_bot
 from mcts.games import play_game
+from mcts.levels import HIGHEST, LEVELS, LOWEST, level_of, rating
 from mcts.reports import format_table
 from mcts.tournament import (
     MAX_GAMES,
@@ -58,12 +59,17 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
               help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy. "
                    "With --human: the bots of the other seats (repeated if fewer; default "
                    "ismcts:iterations=2000).")
+@click.option("--level", default=None, metavar="N",
+              help=f"The bots of every seat (with --human: of the other seats) at level N, "
+                   f"{LOWEST} (first game) to {HIGHEST} (strongest): the bot spec level:N "
+                   "(`ulm bots` lists the levels).")
 @click.option("--human", "humans", multiple=True, callback=_seats, metavar="SEAT",
               help="Play this seat yourself in the terminal (Red, Blue, ... or 0..3; repeat for "
                    "several people). The game is saved to --record, or else to ulm-game.json "
                    "(ulm-game-2.json ... if it exists), also when stopped with q or Ctrl-C.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
-              help="Number of players with --human (default: the people and the bots given).")
+              help="Number of players with --human or --level (default: the people and the "
+                   "bots given; 2 with --level alone).")
 @click.option("--hint-iterations", type=iterations_option_type(), default=2000, show_default=True,
               help="Iterations of the searcher when you ask for a hint (?).")
 @click.option("--seed", type=SEED, default=None,
@@ -79,7 +85,8 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
                    "The bots decide as they would have without the stop.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @fail_on_input_errors
-def play(bots, humans, players, hint_iterations, seed, variant, board, record, resume, quiet):
+def play(bots, level, humans, players, hint_iterations, seed, variant, board, record, resume,
+         quiet):
     """Play one game between bots, with a log of every turn and the final scores.
 
     With --human SEAT you play that seat against the bots: the legal decisions
@@ -89,6 +96,8 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
     on later).
     """
     saved = None
+    if level is not None:
+        bots = _level_bots(level, bots, humans, players, resume)
     if resume is not None:
         saved, humans = _resumed(resume)
         specs = list(saved.bots)
@@ -136,6 +145,19 @@ def play(bots, humans, players, hint_iterations, seed, variant, board, record, r
     click.echo(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners))
     if record:
         click.echo(f"Record saved to {record}")
+
+
+def _level_bots(level: str, bots, humans, players, resume) -> str:
+    """The bots of --level N: the spec level:N, in every seat without --human."""
+    if resume is not None:
+        raise InputError("--resume: the record decides the seats; leave out --level")
+    if bots:
+        raise InputError("--level: give --bots or --level, not both")
+    try:
+        level_of(level)
+    except ValueError as exc:
+        raise InputError(f"--level: {exc}") from None
+    return ",".join([f"level:{level.strip()}"] * (1 if humans else players or 2))
 
 
 def _resumed(path: str):
@@ -244,7 +266,7 @@ def bots_cmd(as_json):
             opt: _default_text(cls, opt) for opt in cls.options}}
     if as_json:
         click.echo(json.dumps({"bots": table, "options": {k: v[1] for k, v in OPTIONS.items()},
-                               "presets": PRESETS}, indent=1))
+                               "presets": PRESETS, "levels": _levels()}, indent=1))
         return
     width = max(len(n) for n in table)
     click.echo("Bots (`ulm play --bots NAME:OPTION=VALUE,...`, `ulm tournament`, "
@@ -261,6 +283,27 @@ def bots_cmd(as_json):
         click.echo(f"  {'':<{owidth}}  [{takers}]")
     click.echo("")
     click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESETS))
+    click.echo("")
+    _echo_levels()
+
+
+def _levels() -> list[dict]:
+    """The levels, each with its spec and measured Elo [95%] by player count."""
+    return [{"level": lv.number, "name": lv.name, "spec": lv.spec,
+             "elo": {str(n): list(rating(lv, n)) for n in (2, 3, 4) if rating(lv, n)}}
+            for lv in LEVELS]
+
+
+def _echo_levels() -> None:
+    click.echo("Levels (`ulm play --level N`, or the bot spec level:N anywhere); Elo with "
+               "its 95% interval, greedy = 0 (docs/strength.md):")
+    width = max(len(lv.name) for lv in LEVELS)
+    swidth = max(len(lv.spec) for lv in LEVELS)
+    for lv in LEVELS:
+        elo = "  ".join(f"{n}p {e:+d} [{lo:+d}, {hi:+d}]" for n in (2, 3, 4)
+                        if (r := rating(lv, n)) for e, lo, hi in [r])
+        click.echo(f"  {lv.number}  {lv.name:<{width}}  {lv.spec:<{swidth}}  "
+                   f"{elo or 'not rated'}".rstrip())
 
 
 def _default_text(cls, option: str) -> str:

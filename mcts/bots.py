@@ -462,6 +462,12 @@ def make_bot(spec: str, players: int | None = None) -> Bot:
     quoted = shown(spec, SHOWN_SPEC_CHARS)
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
+    if name == "level":             # level:N is the spec of that level (mcts.levels)
+        from mcts.levels import level_spec
+        try:
+            return make_bot(level_spec(rest), players)
+        except ValueError as exc:
+            raise ValueError(f"bot spec {quoted}: {exc}") from None
     if name not in BOTS:
         raise ValueError(f"bot spec {quoted}: unknown bot {shown(name)}"
                          f"{did_you_mean(name, BOTS, cutoff=0.4)}; known bots: "

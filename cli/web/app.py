@@ -245,6 +245,13 @@ def _endpoint(fn):
     return handler
 
 
+def _levels() -> list[dict]:
+    """The bot levels offered in the set-up: number, name and spec (mcts.levels)."""
+    from mcts.levels import LEVELS
+    return [{"level": lv.number, "name": lv.name, "spec": f"level:{lv.number}",
+             "search": lv.spec} for lv in LEVELS]
+
+
 def _game_routes(server: Server, max_upload: int) -> list:
     """The page and the routes of the games (/, /api/info, /api/games/...)."""
     async def index(request):
@@ -262,7 +269,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
                              "keeps_games": server.store is not None,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
                                           "greedy", "random"],
-                             "default_bot": "ismcts:iterations=2000"})
+                             "default_bot": "ismcts:iterations=2000",
+                             "levels": _levels()})
 
     async def list_games(request):     # in a thread: the games file may be busy writing
         games = await run_in_threadpool(server.list_games)

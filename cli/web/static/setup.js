@@ -86,9 +86,31 @@ export function seatRows() {
     const row = document.createElement("label");
     row.className = "seat-row";
     row.innerHTML = `<span class="seat-dot seat-${seat}"></span>${seat}
-      <input name="seat${p}" list="bot-specs" title="human, or a bot: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">`;
+      <input name="seat${p}" list="bot-specs" title="human, or a bot: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">
+      <select name="level${p}" class="seat-level" title="a bot level for this seat, from 1 (first game) to ${ui.info.levels.length} (strongest); or the spec typed beside">${levelOptions()}</select>`;
     box.appendChild(row);
+    linkLevel(row);
   });
+}
+
+/** The choices of a seat's level: the spec typed, or each level by number and name. */
+function levelOptions() {
+  const levels = ui.info.levels.map((l) => `<option value="${esc(l.spec)}">Level ${l.level}: ${esc(l.name)}</option>`);
+  return `<option value="">spec</option>${levels.join("")}`;
+}
+
+/**
+ * A seat's level and spec kept together: a level chosen writes its spec, a spec
+ * typed shows its level (or "spec" when it is none).
+ * @param {HTMLElement} row
+ */
+function linkLevel(row) {
+  const input = /** @type {HTMLInputElement} */ (row.querySelector("input"));
+  const select = /** @type {HTMLSelectElement} */ (row.querySelector("select"));
+  const show = () => { select.value = ui.info.levels.some((l) => l.spec === input.value.trim()) ? input.value.trim() : ""; };
+  select.onchange = () => { if (select.value) input.value = select.value; };
+  input.addEventListener("input", show);
+  show();
 }
 
 /** The seats Follow may be played from, for the players chosen. */

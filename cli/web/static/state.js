@@ -33,7 +33,7 @@ export const ui = {
   pointHint: null,
   /** @type {Info} what the server says of itself (GET /api/info) */
   info: {bots: [], variants: [], seats: [], max_seconds: 30, max_upload: 2e6,
-         keeps_games: false, examples: [], default_bot: ""},
+         keeps_games: false, examples: [], default_bot: "", levels: []},
 };
 
 /** The game shown; an Error when none is (a control of a game used without one). */

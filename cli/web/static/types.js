@@ -12,6 +12,15 @@
  * @property {boolean} keeps_games
  * @property {string[]} examples    seat specs offered in the set-up ("human", bots)
  * @property {string} default_bot   the bot of a seat not chosen
+ * @property {Level[]} levels       the bot levels a seat may be given
+ */
+
+/**
+ * @typedef {object} Level          a bot level (mcts.levels)
+ * @property {number} level
+ * @property {string} name          "first game" ... "strongest"
+ * @property {string} spec          the seat's spec, "level:N"
+ * @property {string} search        the bot spec the level stands for
  */
 
 /**

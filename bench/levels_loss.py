@@ -1,0 +1,88 @@
+"""How each bot level errs, judged by a stronger search: games of every level
+against itself, every decision of both seats annotated (mcts.annotate) with
+`--judge` iterations; per level the mean loss per decision with a choice (in
+percentage points of the win estimate), the share of those decisions losing
+more than 10 points, and the level's thinking time per decision.
+
+    python bench/levels_loss.py --games 8 --judge 4000 --seed 1
+
+The same seed plays and judges the same games. The seconds are wall time on
+this machine (a busy machine shows more).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from ulm import derive_seed
+from ulm.records import GameRecord
+
+from mcts.annotate import annotate
+from mcts.bots import make_bot
+from mcts.games import bot_seed
+from mcts.levels import LEVELS
+
+BIG_LOSS = 10.0     # percentage points of the win estimate
+
+
+def play(spec: str, seed: int) -> tuple[GameRecord, list[float]]:
+    """A 2-player game of `spec` against itself; the seconds of each searched decision."""
+    bots = [make_bot(spec, 2) for _ in range(2)]
+    for seat, bot in enumerate(bots):
+        bot.reseed(bot_seed(bot.seed, seed, seat))
+    rec = GameRecord(players=2, seed=seed, bots=[spec, spec])
+    seconds = []
+    while not rec.state.is_terminal():
+        state = rec.state
+        choices = len(state.legal_actions())
+        start = time.perf_counter()
+        action = bots[state.current_player()].choose(state.clone())
+        if choices > 1:
+            seconds.append(time.perf_counter() - start)
+        rec.apply(action)
+    return rec, seconds
+
+
+def losses(rec: GameRecord, judge: int, seed: int) -> list[float]:
+    out = []
+    for seat in range(2):
+        report = annotate(rec, seat, iterations=judge, seed=derive_seed(seed, seat))
+        out += [100 * note.loss for note in report.notes if not note.forced]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8, help="games per level")
+    parser.add_argument("--judge", type=int, default=4000, help="iterations of the judge")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="write the table as JSON here")
+    args = parser.parse_args()
+    rows = []
+    for level in LEVELS:
+        lost, seconds = [], []
+        for g in range(args.games):
+            seed = derive_seed(args.seed, g)
+            rec, secs = play(f"level:{level.number}", seed)
+            seconds += secs
+            lost += losses(rec, args.judge, seed)
+        row = {"level": level.number, "spec": level.spec, "decisions": len(lost),
+               "mean_loss": statistics.fmean(lost),
+               "loss_error": statistics.stdev(lost) / len(lost) ** 0.5,
+               "big_share": sum(x > BIG_LOSS for x in lost) / len(lost),
+               "mean_seconds": statistics.fmean(seconds), "max_seconds": max(seconds)}
+        rows.append(row)
+        print(f"level {level.number} ({level.spec}): {row['decisions']} decisions, mean loss "
+              f"{row['mean_loss']:.2f} ± {row['loss_error']:.2f} points, "
+              f"{row['big_share']:.1%} over {BIG_LOSS:g}; {1000 * row['mean_seconds']:.1f} ms a "
+              f"decision (at most {1000 * row['max_seconds']:.0f} ms)", flush=True)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"games": args.games, "judge": args.judge, "seed": args.seed,
+                       "levels": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
