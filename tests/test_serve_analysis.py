@@ -297,3 +297,42 @@ def test_another_line_is_offered_only_where_the_viewer_decides(client):
                                            "seed": 2}).json()
     over = wait_for(client, f"/api/games/{over['id']}", lambda d: d["terminal"])
     assert over["can_vary"] is False
+
+
+# --- marks that do not collide -------------------------------------------------------------
+
+def _badges(svg: str, group: str, r: str) -> list[tuple[float, float]]:
+    import re
+    part = svg.split(f'<g class="{group}">', 1)[1]
+    return [(float(m.group(1)), float(m.group(2))) for m in
+            re.finditer(rf'<circle cx="([\d.]+)" cy="([\d.-]+)" r="{r}"', part)]
+
+
+def test_the_ranks_never_sit_on_the_advised_lines_step_numbers():
+    """A hint draws its line's steps numbered (1, 2, 3 at an element's top right) and its
+    best three ranked (#1, #2, #3): on elements side by side (dock tiles, cards, the sides)
+    no rank badge covers a step number or another rank."""
+    import random
+
+    import ulm
+    from ulm.picture import board_svg
+    rng, drawn = random.Random(1), 0
+    for seed in range(40):
+        state = ulm.Game(rng.choice([2, 3, 4])).new_game(seed)
+        for _ in range(rng.randrange(5, 200)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.resolve_chance()
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        best = rng.sample(state.legal_actions(), min(3, len(state.legal_actions())))
+        svg = board_svg(state, highlight=best, ranked=best)
+        steps, ranks = _badges(svg, "highlight", "9"), _badges(svg, "ranked", "10")
+        drawn += bool(steps and ranks)
+        for k, (x, y) in enumerate(ranks):
+            assert all((x - a) ** 2 + (y - b) ** 2 >= 19 ** 2 for a, b in steps), (seed, best)
+            assert all((x - a) ** 2 + (y - b) ** 2 >= 20 ** 2 for a, b in ranks[:k]), seed
+    assert drawn >= 10

@@ -804,8 +804,10 @@ def _card_backs(svg: _Svg, x, y, label: str, n: int, name: str, per_row: int = 8
     return y + 21 * ((n - 1) // per_row)
 
 
-def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
-    """Draw the suggested decisions on top, numbered."""
+def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> list:
+    """Draw the suggested decisions on top, numbered; returns the step numbers' badges
+    (cx, cy, r)."""
+    badges = []
     st = state.clone()
     moving = st.current_player() >= 0
     svg.open("g", class_="highlight")
@@ -828,6 +830,7 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
             x, y, w, h = box
             svg.rect(x - 3, y - 3, w + 6, h + 6, "none", stroke=HIGHLIGHT, sw=3, rx=6)
             svg.add("circle", cx=x + w + 1, cy=y - 1, r=9, fill=HIGHLIGHT)
+            badges.append((x + w + 1, y - 1, 9))
             svg.text(x + w + 1, y + 3, step, 11, "middle", "#ffffff", weight="bold")
         # later steps are drawn in the position they are taken in, up to a chance event
         # (what it brings is not known)
@@ -835,11 +838,24 @@ def _draw_highlight(svg: _Svg, state, highlight: list[int]) -> None:
             st.apply_action(action)
         moving = moving and st.current_player() >= 0
     svg.close()
+    return badges
 
 
-def _draw_ranked(svg: _Svg, state, ranked: list[int]) -> None:
+def _badge_place(x, y, w, h, taken: list, r: float = 10) -> tuple:
+    """Where a rank badge of radius `r` goes on the element at (x, y, w, h): the first of
+    its corners (bottom left first) clear of the badges `taken` (circles cx, cy, r),
+    which elements side by side (dock tiles, cards, the sides) would otherwise share."""
+    corners = [(x + 2, y + h - 2), (x + 2, y + 2), (x + w - 2, y + h - 2), (x - r, y + h / 2),
+               (x + w / 2, y + h + r)]
+    for cx, cy in corners:
+        if all((cx - bx) ** 2 + (cy - by) ** 2 >= (r + br) ** 2 for bx, by, br in taken):
+            return cx, cy
+    return corners[0]
+
+
+def _draw_ranked(svg: _Svg, state, ranked: list[int], taken: list) -> None:
     """The best few first decisions, each marked on its element with its rank (#1 the
-    best)."""
+    best), its badge clear of the badges `taken` (the advised line's step numbers)."""
     svg.open("g", class_="ranked")
     for rank, action in enumerate(ranked, 1):
         target = action_target(state, action) if not state.is_terminal() else None
@@ -850,9 +866,11 @@ def _draw_ranked(svg: _Svg, state, ranked: list[int]) -> None:
         svg.open("g", class_="rank", data_rank=rank, data_action=action)
         svg.rect(x - 1, y - 1, w + 2, h + 2, "none", stroke=HIGHLIGHT, sw=2 if rank > 1 else 3,
                  rx=5, stroke_opacity=1.0 if rank == 1 else 0.6)
-        svg.add("circle", cx=x + 2, cy=y + 2, r=10, fill="#ffffff", stroke=HIGHLIGHT,
+        cx, cy = _badge_place(x, y, w, h, taken)
+        taken.append((cx, cy, 10))
+        svg.add("circle", cx=cx, cy=cy, r=10, fill="#ffffff", stroke=HIGHLIGHT,
                 stroke_width=2)
-        svg.text(x + 2, y + 6, f"#{rank}", 9.5, "middle", HIGHLIGHT, weight="bold")
+        svg.text(cx, cy + 4, f"#{rank}", 9.5, "middle", HIGHLIGHT, weight="bold")
         svg.close()
     svg.close()
 
@@ -934,10 +952,11 @@ def board_svg(state, viewer: int | None = None, highlight: list[int] | None = No
     _draw_info(svg, pos, table, [f"{i}. {decision_label(a)}" for i, a in enumerate(highlight, 1)])
     if last:
         _draw_last(svg, last, viewer)
+    # on top of everything, once every element's box is known; the ranks' badges clear
+    # of the line's step numbers
+    taken = _draw_highlight(svg, state, highlight) if highlight else []
     if ranked:
-        _draw_ranked(svg, state, list(ranked))
-    if highlight:   # on top of everything, once every element's box is known
-        _draw_highlight(svg, state, highlight)
+        _draw_ranked(svg, state, list(ranked), taken)
     head = _Svg({})
     head.parts.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
