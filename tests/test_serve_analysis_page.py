@@ -232,3 +232,36 @@ def test_every_point_of_the_graph_has_its_own_hit_area_and_a_click_keeps_the_pag
         page.wait_for_function(f"game.index === {d['index']}")
         assert page.evaluate("window.scrollY") == before
     context.close()
+
+
+def test_errors_are_said_in_the_pages_words_and_a_stale_one_goes(server, browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "alphago")
+    page.click("#start-play")
+    page.wait_for_selector("#status.error")
+    said = page.text_content("#status")
+    assert said.startswith("Blue: bot spec 'alphago'") and "seats[" not in said
+    # a decision refused because the game moved on in another tab: said, and gone once
+    # the game moves on again (the bot's answer), with nothing done in this tab
+    page.fill("#form-play input[name=seat1]", "ismcts:time=1")
+    page.fill("#form-play input[name=seed]", "5")
+    page.click("#start-play")
+    _wait_for_human(page)
+    page.click("#board .bag.clickable")
+    page.wait_for_selector("#board .entry.clickable")
+    page.click("#board .entry.clickable[data-entry='1']")
+    page.wait_for_selector("#decisions button.decision:text-is('end turn')")
+    other = context.new_page()
+    other.goto(page.url)
+    other.click("#decisions button.decision:text-is('end turn')")
+    other.wait_for_function("game.to_move === 'Blue'")
+    page.click("#decisions button.decision:text-is('end turn')")   # this tab still offers it
+    page.wait_for_selector("#status.error")
+    assert "no decision is open to you now" in page.text_content("#status")
+    page.wait_for_function("game.history.some(h => h.seat === 'Blue')", timeout=60000)
+    page.wait_for_function("!document.querySelector('#status').classList.contains('error')")
+    context.close()

@@ -1,6 +1,7 @@
 // @ts-check
 // The server's API: every request of the page goes through api().
 import {say} from "./dom.js";
+import {ui} from "./state.js";
 
 /**
  * A request; the answer's JSON, or an Error with the server's message.
@@ -28,8 +29,17 @@ export async function api(method, path, body) {
  */
 export async function call(fn) {
   try { say(""); await fn(); }
-  catch (e) { say(e instanceof Error ? e.message : String(e), "error"); }
+  catch (e) { say(message(e), "error"); }
 }
 
-/** @param {unknown} e */
-export function message(e) { return e instanceof Error ? e.message : String(e); }
+/** An error in the page's words. @param {unknown} e */
+export function message(e) { return pageWords(e instanceof Error ? e.message : String(e)); }
+
+/**
+ * A server's message in the page's words: the seat the request calls `seats[1]` is
+ * the one the page calls Blue.
+ * @param {string} text
+ */
+export function pageWords(text) {
+  return text.replace(/\bseats\[(\d+)\]/g, (all, k) => ui.info.seats[Number(k)] || all);
+}

@@ -7,7 +7,7 @@
 import {api, message} from "./api.js";
 import {adviceHere, cancel, hint, hintButton, showAdvice} from "./advice.js";
 import {boardNow, showBoard} from "./board.js";
-import {$, form, input, say, select} from "./dom.js";
+import {$, forgetError, form, input, say, select} from "./dom.js";
 import {annotate, continueFrom, goto, renderReview, reviewThis} from "./graph.js";
 import {backToGame, decide, enterWords, renderDecisions, renderLooking, renderMoves,
   stepByKey, takeBack, tryLineHere, undo} from "./moves.js";
@@ -33,9 +33,12 @@ function open(g) {
   render();
 }
 
+let shownVersion = "";
+
 /** Every panel of the game shown, from ui.game. */
 function render() {
   const g = current();
+  if (`${g.id}/${g.version}` !== shownVersion) { shownVersion = `${g.id}/${g.version}`; forgetError(); }
   if (ui.looking && (g.mode === "review" || ui.looking.total !== g.history.length)) ui.looking = null;
   variationsNow();
   renderBoard(g);

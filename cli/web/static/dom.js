@@ -44,12 +44,20 @@ export function esc(s) {
 /** @param {number} x a share, 0..1 */
 export function pct(x) { return `${(100 * x).toFixed(1)}%`; }
 
+let lastSaid = "";
+
+/** The game moved on: an error said before is stale and goes. */
+export function forgetError() {
+  if (lastSaid === "error") say("");
+}
+
 /**
  * The status line: a message, its kind ("error", "busy") or none.
  * @param {string} [text]
  * @param {string} [kind]
  */
 export function say(text, kind) {
+  lastSaid = kind || "";
   const el = $("#status");
   el.textContent = text || "";
   el.className = kind || "";

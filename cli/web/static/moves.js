@@ -12,7 +12,16 @@ import {asked, dropVariation, renderExploring, showVariation, tryLine, variation
 
 /** @param {number | string} decision an offered decision of the game, by id */
 export async function decide(decision) {
-  await call(async () => { ui.game = await api("POST", `/api/games/${current().id}/decide`, {decision}); controller.render(); });
+  await call(async () => {
+    const id = current().id;
+    try { ui.game = await api("POST", `/api/games/${id}/decide`, {decision}); }
+    catch (e) {           // refused: the game may have moved on meanwhile (a bot, another tab)
+      ui.game = await api("GET", `/api/games/${id}`);
+      controller.render();
+      throw e;
+    }
+    controller.render();
+  });
 }
 
 /** @param {SubmitEvent} ev the words form of Follow */

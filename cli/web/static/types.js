@@ -148,6 +148,7 @@
  * @property {number} players
  * @property {string} variant
  * @property {string | null} viewer
+ * @property {number} version       bumped at every change of the game
  * @property {string} to_move       a seat, "chance" or "nobody"
  * @property {boolean} terminal
  * @property {number} round
