@@ -261,7 +261,8 @@ def test_every_turn_since_the_persons_last_decision_is_marked_in_its_seats_colou
     bots = ["greedy"] * (players - 1)
     g = _played(client, ["human"] + bots, 5, 0)
     g = client.post(f"/api/games/{g['id']}/decide", json={"decision": "draw"}).json()
-    while g["to_move"] == "Red":                 # the person's turn, to its end
+    # the person's first turn to its end (not on into the next, once the bots are quick)
+    while g["to_move"] == "Red" and all(h["seat"] == "Red" for h in g["history"]):
         g = client.post(f"/api/games/{g['id']}/decide",
                         json={"decision": g["options"][-1]["decision"]}).json()
     g = _people_to_move(client, g["id"])
@@ -336,3 +337,57 @@ def test_the_ranks_never_sit_on_the_advised_lines_step_numbers():
             assert all((x - a) ** 2 + (y - b) ** 2 >= 19 ** 2 for a, b in steps), (seed, best)
             assert all((x - a) ** 2 + (y - b) ** 2 >= 20 ** 2 for a, b in ranks[:k]), seed
     assert drawn >= 10
+
+
+# --- the person's chances as the game goes (Play) ----------------------------------------
+
+def _chance(client, gid, seconds=0.2):
+    r = client.post(f"/api/games/{gid}/chance", json={"seconds": seconds})
+    assert r.status_code == 202, r.text
+    job = wait_for(client, f"/api/jobs/{r.json()['id']}", lambda j: j["status"] != "running")
+    assert job["status"] == "done" and job["kind"] == "chance", job
+    return job["result"]
+
+
+def test_the_persons_chances_are_kept_for_their_graph_and_go_with_an_undo(client):
+    g = _played(client, ("human", "greedy"), 3, 0)
+    gid = g["id"]
+    first = _chance(client, gid)
+    assert first["index"] == 0 and first["seat"] == "Red" and 0 < first["win"] < 1
+    g = client.post(f"/api/games/{gid}/decide", json={"decision": "draw"}).json()
+    second = _chance(client, gid)
+    assert second["index"] == 1
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["chances"] == [first, second] and g["hint"] is None   # nothing drawn
+    g = client.post(f"/api/games/{gid}/undo").json()
+    assert g["chances"] == [first]
+
+
+def test_chances_only_at_the_persons_decisions_in_play(client):
+    g = client.post("/api/games", json={"mode": "play", "seats": ["ismcts:time=5", "human"],
+                                        "seed": 3}).json()
+    msg = error_of(client.post(f"/api/games/{g['id']}/chance", json={"seconds": 0.1}), 409)
+    assert msg.startswith("hint: it is Red's turn (ismcts:time=5)")
+    from pathlib import Path
+    data = json.loads((Path(__file__).parent.parent / "examples" / "record-2p.json").read_text())
+    rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
+    assert error_of(client.post(f"/api/games/{rv['id']}/chance", json={"seconds": 0.1}),
+                    409) == "chance: a person's chances are followed in Play"
+    assert client.app.state.server.jobs == {}
+
+
+@pytest.mark.parametrize("raw, message", [
+    ('{"seconds": "1"}', "seconds: must be a positive number of seconds, got '1'"),
+    ('{"seconds": [1]}', "seconds: must be a positive number of seconds, got [1]"),
+    ('{"seconds": 1e308}', "seconds: at most 5 seconds on this server, got 1e+308"),
+    ('{"seconds": -1}', "seconds: must be a positive number of seconds, got -1"),
+    ('{"seconds": NaN}', "seconds: must be a positive number of seconds, got nan"),
+    ('{"seconds": ""}', "seconds: must be a positive number of seconds, got ''"),
+    ('{"seconds": ', "request: not valid JSON"),
+    ('{"seconds": {"Red": 1}}', "seconds: must be a positive number of seconds, got {'Red'"),
+])
+def test_bad_chance_budgets_are_refused(client, raw, message):
+    g = _played(client, ("human", "greedy"), 3, 0)
+    r = client.post(f"/api/games/{g['id']}/chance", content=raw)
+    assert message in error_of(r, 400)
+    assert client.app.state.server.jobs == {}

@@ -117,7 +117,8 @@ def test_every_turn_since_the_persons_is_marked_and_stepped_through(server, page
     _start(page, server, ["human"] + ["greedy"] * (players - 1), 5)
     page.click("#decisions button.decision:text-is('draw')")
     page.wait_for_function("game.history.length === 1")
-    while page.evaluate("game.to_move") == "Red":          # the person's turn to its end
+    # the person's first turn to its end (not on into the next, once the bots are quick)
+    while page.evaluate("game.to_move === 'Red' && game.history.every(h => h.seat === 'Red')"):
         n = page.evaluate("game.history.length")
         page.locator("#decisions button.decision").last.click()
         page.wait_for_function(f"game.history.length > {n}")
@@ -265,3 +266,20 @@ def test_errors_are_said_in_the_pages_words_and_a_stale_one_goes(server, browser
     page.wait_for_function("game.history.some(h => h.seat === 'Blue')", timeout=60000)
     page.wait_for_function("!document.querySelector('#status').classList.contains('error')")
     context.close()
+
+
+def test_the_persons_chances_under_the_board_when_they_want_them(server, page):
+    _start(page, server, ["human", "greedy"], 3)
+    assert page.locator("#chances-plot svg").count() == 0           # off until asked
+    page.check("#chances-on")
+    page.wait_for_function("game.chances && game.chances.length === 1", timeout=20000)
+    page.wait_for_selector("#chances-plot svg circle.chance-pt")
+    assert "Red's chance of winning now" in page.text_content("#chances")
+    assert _game(page)["hint"] is None                              # no advice drawn
+    _decide_last(page, 1)
+    page.wait_for_function("game.chances && game.chances.length === 2", timeout=20000)
+    assert page.locator("#chances-plot svg circle.chance-pt").count() == 2
+    page.reload()                                                   # the choice is kept
+    page.wait_for_selector("#chances-plot svg circle.chance-pt")
+    page.uncheck("#chances-on")
+    assert page.locator("#chances-plot svg").count() == 0

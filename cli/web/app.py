@@ -19,6 +19,7 @@ Routes (all JSON; errors are {"error": "<field>: <reason>"} with a 4xx status):
     POST   /api/games/{id}/variation      {"index": k, "line": [ids]}: another line from k
     GET    /api/games/{id}/download       the view file (follow) or record (play, review)
     POST   /api/games/{id}/hint           {"seconds": s, "index": k, "line": [...]} -> job
+    POST   /api/games/{id}/chance         {"seconds": s} -> job: the person's chance now  (play)
     POST   /api/games/{id}/annotate       {"seat": s, "seconds": s, "by": chance|points} -> job   (review)
     GET    /api/jobs/{id}                 progress and result of a search
     GET    /api/jobs/{id}/events          the same as server-sent events, live (text/event-stream)
@@ -360,6 +361,12 @@ def _game_routes(server: Server, max_upload: int) -> list:
         job = server.hint(session, body.get("seconds", 2.0), body.get("index"), body.get("line"))
         return JSONResponse(job.to_json(), status_code=202)
 
+    async def chance(request):
+        session = server.game(request.path_params["game"])
+        body = await read_body(request, max_upload)
+        job = server.chance(session, body.get("seconds", 0.5))
+        return JSONResponse(job.to_json(), status_code=202)
+
     async def annotate(request):
         session = server.game(request.path_params["game"])
         body = await read_body(request, max_upload)
@@ -383,6 +390,7 @@ def _game_routes(server: Server, max_upload: int) -> list:
         Route("/api/games/{game}/continue", _endpoint(continued)),
         Route("/api/games/{game}/download", _endpoint(download)),
         Route("/api/games/{game}/hint", _endpoint(hint), methods=["POST"]),
+        Route("/api/games/{game}/chance", _endpoint(chance), methods=["POST"]),
         Route("/api/games/{game}/annotate", _endpoint(annotate), methods=["POST"]),
     ]
 

@@ -338,6 +338,7 @@ class PlayGame(WebGame):
         self.runner = None
         self.stopped = False            # the server is closing: no more bot decisions
         self.last_human = next((p for p, h in enumerate(self.human) if h), None)
+        self.chances: dict[int, dict] = {}  # point -> a person's chance there (their graph)
 
     @property
     def state(self):
@@ -384,6 +385,7 @@ class PlayGame(WebGame):
                 raise WebError("undo: no decision of a human player to take back", 409)
             self.thinking = None
             self.changed()
+            self.chances_shown()            # the chances after it go with it
         self.start_bots()
 
     def start_bots(self):
@@ -438,9 +440,24 @@ class PlayGame(WebGame):
                                      "error": f"the bot failed: {exc}"}
                 return
 
+    def chance_seen(self, version: int, chance: dict) -> None:
+        """A person's chance at a point of the game now (its `version`), for their graph."""
+        with self.lock:
+            if self.version == version:
+                self.chances[chance["index"]] = chance
+
+    def chances_shown(self) -> list[dict]:
+        """The viewer's chances at the points of the game as it is now (those after a
+        decision taken back are gone)."""
+        n, viewer = len(self.table.record.decisions), self.viewer()
+        self.chances = {k: c for k, c in self.chances.items() if k <= n}
+        return [c for k, c in sorted(self.chances.items())
+                if viewer is not None and c["seat"] == SEATS[viewer]]
+
     def to_json(self):
         with self.lock:
             out = self.base_json()
+            out["chances"] = self.chances_shown()
             out["seats"] = [{"seat": SEATS[p], "kind": "human" if h else "bot",
                              "spec": None if h else self.specs[p]}
                             for p, h in enumerate(self.human)]
@@ -490,6 +507,7 @@ class PlayGame(WebGame):
                     break
             self.thinking = None
             self.changed()
+            self.chances_shown()            # the chances after it go with it
         self.start_bots()
 
     def export(self):

@@ -313,6 +313,27 @@ class Server:
             return advice
         return self.start_job(job, work)
 
+    def chance(self, session: WebGame, seconds) -> Job:
+        """The person's chance of winning at the game now, searched as a hint is (from
+        their knowledge, at their own decision) and kept for the graph of their chances
+        under the board (Play)."""
+        if not isinstance(session, PlayGame):
+            raise WebError("chance: a person's chances are followed in Play", 409)
+        seconds = check_seconds(seconds, self.max_seconds)
+        with session.lock:
+            point = session.hint_point()
+            version = session.version
+        state, seat = point["state"], point["seat"]
+        job = Job("chance", session.id, seconds)
+
+        def work(job):
+            result = run_search(state, seconds, job, seed=version)
+            out = {"index": point["index"], "seat": SEATS[seat],
+                   "win": round(result.win_probability[seat], 4)}
+            session.chance_seen(version, out)
+            return out
+        return self.start_job(job, work)
+
     def annotate(self, session: WebGame, seat, seconds, by="chance") -> Job:
         """mcts.annotate over a record under review, `seconds` a decision, the
         mistakes found and ranked `by` the loss in the estimate ("chance") or in

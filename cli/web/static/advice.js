@@ -98,7 +98,7 @@ async function jobEnded(finished) {
   showProgress();
   if (finished.status === "failed") say(finished.error, "error");
   else if (finished.status === "cancelled") { say("Search cancelled."); showAdvice(ui.game && adviceHere(ui.game)); }
-  else say(finished.kind === "hint" ? "" : "Check done.");
+  else say(finished.kind === "annotate" ? "Check done." : "");
 }
 
 /** The Hint button: usable when the point shown allows a hint and no search runs. */
@@ -129,7 +129,7 @@ export function showProgress() {
     $("#progress-bar").style.width = `${(100 * job.progress).toFixed(0)}%`;
     const its = job.iterations > 0 ? ` ${job.iterations.toLocaleString()} playouts` : "";
     $("#progress").title = `${job.kind === "hint" ? "hint" : "check"}:${its} ${job.elapsed.toFixed(1)} s of ${job.budget} s`;
-    say(`${job.kind === "hint" ? "Thinking" : "Checking the decisions"}…${its}`, "busy");
+    say(`${{hint: "Thinking", chance: "Your chances", annotate: "Checking the decisions"}[job.kind]}…${its}`, "busy");
   }
 }
 

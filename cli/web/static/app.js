@@ -6,6 +6,7 @@
 // (review), setup.js; requests: api.js; what the page holds: state.js.
 import {api, message} from "./api.js";
 import {adviceHere, cancel, hint, hintButton, showAdvice} from "./advice.js";
+import {renderChances} from "./chances.js";
 import {boardNow, showBoard} from "./board.js";
 import {$, forgetError, form, input, say, select} from "./dom.js";
 import {annotate, continueFrom, goto, renderReview, reviewThis} from "./graph.js";
@@ -49,6 +50,7 @@ function render() {
   if (!ui.job || ui.job.kind !== "hint") showAdvice(adviceHere(g));
   $("#review-controls").hidden = g.mode !== "review";
   if (g.mode === "review") renderReview(g);
+  renderChances(g);
   renderMoves(g);
   const botToMove = g.seats.some((s) => s.seat === g.to_move && s.kind === "bot");
   if (g.thinking || (botToMove && !g.terminal)) startPolling(); else stopPolling();

@@ -149,6 +149,7 @@
  * @property {string} variant
  * @property {string | null} viewer
  * @property {number} version       bumped at every change of the game
+ * @property {{index: number, seat: string, win: number}[]} [chances]  the person's, kept (Play)
  * @property {string} to_move       a seat, "chance" or "nobody"
  * @property {boolean} terminal
  * @property {number} round
@@ -208,7 +209,7 @@
 /**
  * @typedef {object} Job            a search: a hint or the check of a record
  * @property {string} id
- * @property {"hint" | "annotate"} kind
+ * @property {"hint" | "annotate" | "chance"} kind
  * @property {"running" | "done" | "failed" | "cancelled"} status
  * @property {number} progress
  * @property {number} iterations
