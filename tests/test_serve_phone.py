@@ -204,6 +204,7 @@ def test_a_card_in_hand_is_a_thumb_s_size_and_its_menu_on_the_screen(server, pho
     path.write_text(json.dumps(view))
     page = phone
     page.goto(server + "/?mode=follow")
+    page.wait_for_function("document.querySelector('#upload-view').onchange !== null")  # wired
     page.set_input_files("#upload-view", str(path))
     hand = f"#board .card.clickable[data-card=\"{card}\"][data-place=hand]"
     page.wait_for_selector(hand)
@@ -230,6 +231,7 @@ def test_a_card_in_hand_is_a_thumb_s_size_and_its_menu_on_the_screen(server, pho
 def test_a_review_steps_by_touch_at_phone_size(server, phone):  # noqa: F811
     page = phone
     page.goto(server + "/?mode=review")
+    page.wait_for_function("document.querySelector('#upload-record').onchange !== null")  # wired
     page.set_input_files("#upload-record", str(EXAMPLES / "record-2p.json"))
     page.wait_for_selector("#review-controls:not([hidden])")
     page.tap("#rv-first")
@@ -267,3 +269,30 @@ def test_a_wide_window_shows_the_whole_board_as_before(server, browser):  # noqa
     assert page.evaluate("document.querySelector('#board svg').viewBox.baseVal.width") == 1300
     assert page.locator("#history").is_visible()
     context.close()
+
+
+def test_the_board_drawn_again_while_a_bot_thinks_keeps_the_place_looked_at(server, phone):  # noqa: F811
+    page = phone
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "ismcts:time=4")
+    page.fill("#form-play input[name=seat1]", "human")
+    page.tap("#start-play")
+    # (the last test here: the module's server, stopped after it, stops the bot)
+    # Red drew, and thinks about its push: the board the same at every asking
+    page.wait_for_function("game && game.thinking && game.history.length === 2")
+    page.evaluate("window.before = document.querySelector('#board svg')")
+    page.wait_for_function("document.querySelector('#board svg') !== window.before")
+    assert page.get_attribute("#board svg", "data-part") == "grid"
+    # opened on the grid's middle (no seat's area in it), swiped to its right edge; the
+    # board is asked for again and drawn the same
+    place = page.evaluate("""() => { const board = document.querySelector('#board');
+      const middle = (board.scrollWidth - board.clientWidth) / 2;
+      const opened = board.scrollLeft; board.scrollLeft = board.scrollWidth;
+      window.before = board.querySelector('svg');
+      return [opened, middle, board.scrollLeft]; }""")
+    assert abs(place[0] - place[1]) <= 1 and place[2] > place[0] + 20, place
+    place = place[2]
+    page.wait_for_function("document.querySelector('#board svg') !== window.before")
+    assert page.evaluate("game.thinking !== null"), "drawn again while the bot thinks"
+    assert page.evaluate("document.querySelector('#board').scrollLeft") == place

@@ -19,6 +19,9 @@ const PAD = 14;                    // around a part, in the picture's units
 
 /** The part the person picked, and the targets offered when they did. */
 const picked = {part: "", targets: ""};
+/** The drawing last shown, its part and where its window was scrolled: a board drawn
+ * again the same (while a bot thinks the page asks every 0.4 s) keeps the person's place. */
+const kept = {drawing: "", part: "", left: 0, top: 0};
 
 /** @param {Box[]} boxes @returns {Box | null} */
 function union(boxes) {
@@ -73,11 +76,15 @@ function targetsOf(svg) {
   return [...svg.querySelectorAll(".clickable")];
 }
 
+/** Whether `outer` holds the centre of `b`. @param {Box} outer @param {Box} b */
+function holds(outer, b) {
+  const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
+}
+
 /** The part a target is in: the first that holds its centre. @param {Part[]} parts @param {Element} t */
 function partOf(parts, t) {
-  const b = boxOf(t), cx = b.x + b.width / 2, cy = b.y + b.height / 2;
-  return parts.find((p) => cx >= p.box.x && cx <= p.box.x + p.box.width
-    && cy >= p.box.y && cy <= p.box.y + p.box.height);
+  return parts.find((p) => holds(p.box, boxOf(t)));
 }
 
 /**
@@ -148,7 +155,7 @@ function ownArea(svg, part) {
   const g = ui.game;
   for (const seat of g ? [g.viewer, g.to_move] : []) {
     const area = seat ? svg.querySelector(`.player[data-seat="${seat}"]`) : null;
-    if (area && overlaps(boxOf(area), part.box)) return boxOf(area);
+    if (area && holds(part.box, boxOf(area))) return boxOf(area);
   }
   return null;
 }
@@ -210,7 +217,9 @@ function busiest(counts) {
 export function focusBoard() {
   const svg = document.querySelector("#board svg");
   if (!(svg instanceof SVGSVGElement)) return;
-  if (!svg.dataset.whole) svg.dataset.whole = svg.getAttribute("viewBox") || "";
+  const fresh = !svg.dataset.whole;            // just drawn, not shown before
+  const drawing = fresh ? svg.outerHTML : "";
+  if (fresh) svg.dataset.whole = svg.getAttribute("viewBox") || "";
   if (!PHONE.matches) { whole(svg); return; }
   const parts = partsOf(svg);
   if (!parts.length) { whole(svg); return; }
@@ -224,7 +233,15 @@ export function focusBoard() {
   }
   const name = picked.part || busiest(counts);
   showBar(parts, counts, name);
+  const again = fresh && drawing === kept.drawing && name === kept.part;
+  const place = {left: kept.left, top: kept.top};
   show(svg, parts.find((p) => p.name === name) || parts[0]);
+  if (fresh) kept.drawing = drawing;
+  kept.part = name;
+  const board = $("#board");
+  if (again) { board.scrollLeft = place.left; board.scrollTop = place.top; }
+  kept.left = board.scrollLeft;
+  kept.top = board.scrollTop;
 }
 
 /** The whole board, as on a wide screen. @param {SVGSVGElement} svg */
@@ -242,8 +259,10 @@ function fold() {
   }
 }
 
-/** Follow the window's width: a phone turned, a window resized. */
+/** Follow the window's width (a phone turned, a window resized) and the board's scrolling. */
 export function watchWidth() {
   fold();
+  const board = $("#board");
+  board.addEventListener("scroll", () => { kept.left = board.scrollLeft; kept.top = board.scrollTop; });
   PHONE.addEventListener("change", () => { fold(); focusBoard(); });
 }
