@@ -9,8 +9,8 @@ import {$} from "./dom.js";
 import {ui} from "./state.js";
 
 const PHONE = window.matchMedia("(max-width: 600px)");
-export const TARGET_PX = 40;       // the least width and height of a target, CSS px
-export const WORD_PX = 9;          // the least size of a word, CSS px
+const TARGET_PX = 40;       // the least width and height of a target, CSS px
+const WORD_PX = 9;          // the least size of a word, CSS px
 const ROOM = 1.03;                 // a little above the least, against rounding
 const PAD = 14;                    // around a part, in the picture's units
 
@@ -213,35 +213,38 @@ function busiest(counts) {
   return best;
 }
 
-/** On a phone, show the part of the board where the decision is made (or the one picked). */
-export function focusBoard() {
-  const svg = document.querySelector("#board svg");
-  if (!(svg instanceof SVGSVGElement)) return;
-  const fresh = !svg.dataset.whole;            // just drawn, not shown before
-  const drawing = fresh ? svg.outerHTML : "";
-  if (fresh) svg.dataset.whole = svg.getAttribute("viewBox") || "";
-  if (!PHONE.matches) { whole(svg); return; }
-  const parts = partsOf(svg);
-  if (!parts.length) { whole(svg); return; }
-  const targets = targetsOf(svg);
-  const key = targets.map((t) => t.getAttribute("data-actions")).join("|");
-  if (key !== picked.targets) { picked.targets = key; picked.part = ""; }
+/** How many of the decision's targets each part holds. @param {Part[]} parts @param {Element[]} targets */
+function countsOf(parts, targets) {
+  /** @type {Map<string, number>} */
   const counts = new Map();
   for (const t of targets) {
     const p = partOf(parts, t);
     if (p) counts.set(p.name, (counts.get(p.name) || 0) + 1);
   }
+  return counts;
+}
+
+/** On a phone, show the part of the board where the decision is made (or the one picked). */
+export function focusBoard() {
+  const svg = document.querySelector("#board svg");
+  if (!(svg instanceof SVGSVGElement)) return;
+  const fresh = !svg.dataset.whole;            // just drawn, not shown before
+  if (fresh) svg.dataset.whole = svg.getAttribute("viewBox") || "";
+  const parts = PHONE.matches ? partsOf(svg) : [];
+  if (!parts.length) { whole(svg); return; }
+  const targets = targetsOf(svg);
+  const key = targets.map((t) => t.getAttribute("data-actions")).join("|");
+  if (key !== picked.targets) { picked.targets = key; picked.part = ""; }
+  const counts = countsOf(parts, targets);
   const name = picked.part || busiest(counts);
   showBar(parts, counts, name);
+  const drawing = fresh ? svg.outerHTML : kept.drawing;
   const again = fresh && drawing === kept.drawing && name === kept.part;
   const place = {left: kept.left, top: kept.top};
   show(svg, parts.find((p) => p.name === name) || parts[0]);
-  if (fresh) kept.drawing = drawing;
-  kept.part = name;
   const board = $("#board");
   if (again) { board.scrollLeft = place.left; board.scrollTop = place.top; }
-  kept.left = board.scrollLeft;
-  kept.top = board.scrollTop;
+  Object.assign(kept, {drawing, part: name, left: board.scrollLeft, top: board.scrollTop});
 }
 
 /** The whole board, as on a wide screen. @param {SVGSVGElement} svg */
