@@ -391,3 +391,20 @@ def test_bad_chance_budgets_are_refused(client, raw, message):
     r = client.post(f"/api/games/{g['id']}/chance", content=raw)
     assert message in error_of(r, 400)
     assert client.app.state.server.jobs == {}
+
+
+def test_people_at_one_screen_get_hints_looked_back_only_at_their_own_decisions(client):
+    """Two people at one screen: the one to move sees their own view, so a hint at the
+    other's earlier decision (a search from the other's hand) is refused."""
+    g = _played(client, ("human", "human"), 3, 0)
+    gid = g["id"]
+    g = client.post(f"/api/games/{gid}/decide", json={"decision": "draw"}).json()
+    while g["to_move"] == "Red":
+        g = client.post(f"/api/games/{gid}/decide",
+                        json={"decision": g["options"][-1]["decision"]}).json()
+    assert g["viewer"] == "Blue"
+    msg = error_of(client.post(f"/api/games/{gid}/hint", json={"seconds": 0.1, "index": 1}),
+                   409)
+    assert msg == "hint: it is Red's decision there; hints are for Blue's own decisions"
+    assert client.get(f"/api/games/{gid}/board?index=1").json()["can_hint"] is False
+    assert _hint(client, gid)["seat"] == "Blue"
