@@ -228,6 +228,25 @@ def test_a_card_in_hand_is_a_thumb_s_size_and_its_menu_on_the_screen(server, pho
     assert page.evaluate("game.history[0].name") == f"lay {card} in front (end-game points)"
 
 
+def test_a_hint_on_a_phone_is_drawn_readable_in_the_part_shown(server, phone):  # noqa: F811
+    page = phone
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "2")
+    page.fill("#form-play input[name=seat0]", "human")
+    page.fill("#form-play input[name=seat1]", "greedy")
+    page.fill("#form-play input[name=seed]", "3")
+    page.tap("#start-play")
+    page.wait_for_selector("#board .bag.clickable")
+    page.tap("#board .bag.clickable")
+    page.wait_for_selector("#board .entry.clickable")
+    page.select_option("#hint-seconds", "0.5")
+    page.tap("#hint")
+    page.wait_for_selector("#board svg .ranked .rank", timeout=20000)
+    m = _shown(page)
+    assert m["part"] == "grid"
+    assert page.locator("#advice table.alts tr").count() >= 2
+
+
 def test_a_review_steps_by_touch_at_phone_size(server, phone):  # noqa: F811
     page = phone
     page.goto(server + "/?mode=review")
