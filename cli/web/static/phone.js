@@ -2,8 +2,9 @@
 // The page on a phone (a window at most 600 px wide). The board shows one part at a
 // time: the cathedral's grid, the docks, the river, the quarters or the seats' areas,
 // zoomed (the SVG's viewBox) so that every target in it is a thumb's size and every
-// word readable. The part where the decision is made comes first; the others are a
-// tap away on the bar above the board, each with the number of targets it holds.
+// word readable. The part where the decision is made comes first (with a hint drawn,
+// the part of its best decision); the others are a tap away on the bar above the
+// board, each with the number of targets it holds.
 // The seats' summary and the move list are folded. Wider windows are left as they are.
 import {$} from "./dom.js";
 import {ui} from "./state.js";
@@ -213,6 +214,13 @@ function busiest(counts) {
   return best;
 }
 
+/** The part of the hint's best decision, when one is drawn (its mark "#1"). @param {SVGSVGElement} svg @param {Part[]} parts */
+function bestOf(svg, parts) {
+  const best = svg.querySelector('.ranked .rank[data-rank="1"]');
+  const part = best ? parts.find((p) => holds(p.box, boxOf(best))) : undefined;
+  return part ? part.name : "";
+}
+
 /** How many of the decision's targets each part holds. @param {Part[]} parts @param {Element[]} targets */
 function countsOf(parts, targets) {
   /** @type {Map<string, number>} */
@@ -236,7 +244,7 @@ export function focusBoard() {
   const key = targets.map((t) => t.getAttribute("data-actions")).join("|");
   if (key !== picked.targets) { picked.targets = key; picked.part = ""; }
   const counts = countsOf(parts, targets);
-  const name = picked.part || busiest(counts);
+  const name = picked.part || bestOf(svg, parts) || busiest(counts);
   showBar(parts, counts, name);
   const drawing = fresh ? svg.outerHTML : kept.drawing;
   const again = fresh && drawing === kept.drawing && name === kept.part;
