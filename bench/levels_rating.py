@@ -90,7 +90,7 @@ def plot(table: dict, players: int, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    names = list(table)
+    names = [n for n in table if n != "random"]       # far below: named, not drawn
     elo = [table[n][0] for n in names]
     low = [table[n][0] - table[n][1] for n in names]
     high = [table[n][2] - table[n][0] for n in names]
@@ -98,7 +98,8 @@ def plot(table: dict, players: int, path: Path) -> None:
     ax.errorbar(range(len(names)), elo, yerr=[low, high], fmt="o", capsize=4)
     ax.set_xticks(range(len(names)), names, rotation=30)
     ax.set_ylabel("Elo (greedy = 0)")
-    ax.set_title(f"Bot levels, {players} players (95% intervals)")
+    off = f"; random {table['random'][0]:+d}, off the scale" if "random" in table else ""
+    ax.set_title(f"Bot levels, {players} players (95% intervals{off})")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -96,12 +96,12 @@ export function seatRows() {
 /** The choices of a seat's level: the spec typed, or each level by number and name. */
 function levelOptions() {
   const levels = ui.info.levels.map((l) => `<option value="${esc(l.spec)}">Level ${l.level}: ${esc(l.name)}</option>`);
-  return `<option value="">spec</option>${levels.join("")}`;
+  return `<option value="">free spec</option>${levels.join("")}`;
 }
 
 /**
  * A seat's level and spec kept together: a level chosen writes its spec, a spec
- * typed shows its level (or "spec" when it is none).
+ * typed shows its level (or "free spec" when it is none).
  * @param {HTMLElement} row
  */
 function linkLevel(row) {
