@@ -181,6 +181,8 @@ def test_every_part_is_a_tap_away_and_readable(server, phone, shots):  # noqa: F
             red = page.locator("#board .player[data-seat=Red]").bounding_box()
             frame = page.locator("#board").bounding_box()
             assert frame["x"] - 1 <= red["x"] < frame["x"] + frame["width"], (red, frame)
+    box = page.locator("#chances label").bounding_box()         # Play's switch under the board
+    assert box["height"] >= 40 and box["x"] + box["width"] <= 390, box
     # the seats' summary and the move list are folded, a tap opens them
     assert not page.evaluate("document.querySelector('#seats-fold').open")
     assert page.locator("#summary").is_hidden() and page.locator("#history").is_hidden()
