@@ -44,7 +44,27 @@ LOWEST, HIGHEST = LEVELS[0].number, LEVELS[-1].number
 ANCHORS = ("random", "greedy")      # rated with the levels; greedy is 0 Elo
 
 # Measured Elo [95% interval] by player count and bot (level:N or an anchor).
-RATINGS: dict[int, dict[str, tuple[float, float, float]]] = {}
+RATINGS: dict[int, dict[str, tuple[int, int, int]]] = {
+    2: {
+        "random": (-1147, -1364, -971),
+        "greedy": (0, 0, 0),
+        "level:1": (-263, -309, -218),
+        "level:2": (4, -29, 39),
+        "level:3": (194, 146, 254),
+        "level:4": (335, 280, 396),
+        "level:5": (434, 373, 495),
+        "level:6": (484, 409, 557),
+    },
+    4: {
+        "random": (-1329, -1355, -1306),
+        "greedy": (0, 0, 0),
+        "level:1": (-84, -125, -45),
+        "level:2": (148, 105, 197),
+        "level:3": (239, 186, 302),
+        "level:4": (331, 267, 393),
+        "level:5": (375, 313, 449),
+    },
+}
 
 
 def level_of(text) -> Level:

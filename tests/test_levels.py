@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from cli.main import main
 from cli.web.app import create_app
 from mcts.bots import make_bot
-from mcts.levels import (HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
+from mcts.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
                          pair_results)
 from test_serve_browser import browser, page, server  # noqa: F401  (fixtures)
 from web_helpers import error_of
@@ -123,15 +123,44 @@ def test_bots_lists_the_levels_with_their_ratings():
     for level, line in zip(LEVELS, lines):
         assert line.split()[0] == str(level.number) and level.spec in line
         for players, table in RATINGS.items():
-            elo, low, high = table[f"level:{level.number}"]
-            assert f"{players}p {elo:+d} [{low:+d}, {high:+d}]" in line
+            rated = table.get(f"level:{level.number}")
+            assert (f"{players}p {rated[0]:+d} [{rated[1]:+d}, {rated[2]:+d}]" in line
+                    if rated else f"{players}p " not in line)
     listed = json.loads(run("bots", "--json").stdout)["levels"]
     assert [(x["level"], x["spec"]) for x in listed] == [(lv.number, lv.spec) for lv in LEVELS]
-    assert all(x["elo"] == {str(n): list(t[f"level:{x['level']}"]) for n, t in RATINGS.items()}
-               for x in listed)
+    assert all(x["elo"] == {str(n): list(t[f"level:{x['level']}"]) for n, t in RATINGS.items()
+                            if f"level:{x['level']}" in t} for x in listed)
+    assert listed[0]["elo"]["2"] == list(RATINGS[2]["level:1"])
 
 
 # --- the rating and its table in the docs --------------------------------------------------
+
+def test_the_levels_are_rated_in_two_players_at_least():
+    rated = set(ANCHORS) | {f"level:{lv.number}" for lv in LEVELS}
+    assert set(RATINGS[2]) == rated
+    for table in RATINGS.values():
+        assert set(ANCHORS) <= set(table) <= rated
+        assert table["greedy"] == (0, 0, 0)
+        for elo, low, high in table.values():
+            assert low <= elo <= high
+
+
+def test_the_docs_table_is_the_rated_specs_and_ratings():
+    """docs/strength.md's table of levels names each level's spec and the Elo of
+    RATINGS: the specs rated are the ones played."""
+    text = (DOCS / "strength.md").read_text()
+    section = text.split("\n## Levels")[1].split("\n## ")[0]
+    rows = [r for r in section.splitlines() if re.match(r"\| \d+ \| [a-z ]+ \| `", r)]
+    assert len(rows) == len(LEVELS)
+    for level, row in zip(LEVELS, rows):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[0] == str(level.number) and cells[1] == level.name
+        assert cells[2] == f"`{level.spec}`"
+        for players, cell in ((2, cells[3]), (4, cells[4])):
+            rated = RATINGS.get(players, {}).get(f"level:{level.number}")
+            assert cell == (f"{rated[0]:+d} [{rated[1]:+d}, {rated[2]:+d}]" if rated
+                            else "not measured")
+
 
 def test_elo_fit_of_known_results():
     fit = elo_fit({("a", "b"): (64, 100), ("b", "c"): (64, 100)}, "b")
