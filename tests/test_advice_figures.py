@@ -324,7 +324,6 @@ VARIATION_BAD_DRAWS = [
 
 # --- the page --------------------------------------------------------------------------------
 
-from test_serve_browser import browser, page, server  # noqa: E402,F401  (the page's fixtures)
 
 
 def test_the_page_shows_estimates_rings_only_mistakes_and_says_within_noise(server, page):

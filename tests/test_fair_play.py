@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -270,36 +269,19 @@ def test_the_followed_board_shows_a_card_taken_face_up(client):
 @pytest.fixture(scope="module")
 def served():
     """The app (to read the dealer's seed on the server) served on a free local port."""
-    import socket
-    import threading
-
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from browser_helpers import served as serving
     app = create_app(max_seconds=5)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield app, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(60)
+    with serving(app) as url:
+        yield app, url
 
 
 def test_the_page_says_whether_the_deal_is_secret(served):
     """Started with the seed left empty, the page says the deal is secret and shows no
     number that deals it; with a seed typed in, it warns that anyone with it knows the
     cards."""
-    from playwright.sync_api import sync_playwright
-
-    from test_serve_browser import ARGS, CHROMIUM
+    from browser_helpers import chromium
     app, url = served
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -320,5 +302,4 @@ def test_the_page_says_whether_the_deal_is_secret(served):
                 assert "The deal is secret" in note
                 assert_deal_secret(Game(players=2), dealt, page.inner_text("body"), "page")
                 assert_deal_secret(Game(players=2), dealt, page.content(), "page source")
-        browser.close()
     assert not errors, errors

@@ -17,7 +17,6 @@ from cli.web.app import create_app
 from mcts.bots import make_bot
 from mcts.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
                          pair_results)
-from test_serve_browser import browser, page, server  # noqa: F401  (fixtures)
 from web_helpers import error_of
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

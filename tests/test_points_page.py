@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from test_points import decided_game
-from test_serve_browser import _game, _wait_for_human, browser, page, server  # noqa: F401
+from browser_helpers import game_now as _game
+from browser_helpers import wait_for_human as _wait_for_human
 
 
 def test_a_hint_shows_each_alternative_s_points_and_the_best_three_on_the_board(server, page):

@@ -1,16 +1,13 @@
 """The web companion's analysis of what is on screen, in Debian's Chromium (Playwright;
-the server and browser fixtures of tests/test_serve_browser.py): the hint analyses the
+the server and browser fixtures of tests/browser_helpers.py): the hint analyses the
 board shown (looked back at, or a variation)."""
 from __future__ import annotations
 
 import time
 
 import pytest
-import test_serve_browser as base
-
-# the fixtures of the page tests: the server in a thread, Chromium, a fresh page
-server, browser, page = base.server, base.browser, base.page
-_game, _wait_for_human = base._game, base._wait_for_human
+from browser_helpers import game_now as _game
+from browser_helpers import wait_for_human as _wait_for_human
 
 
 def _start(page, server, seats, seed):

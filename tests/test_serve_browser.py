@@ -11,90 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
-import time
 from pathlib import Path
 
-import os
 
-import pytest
-import uvicorn
 
 from cli.web.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    """Where the screenshots go (checked below to be real PNGs)."""
-    folder = os.environ.get("ULM_SCREENSHOTS")
-    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
-def server():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(max_seconds=10), host="127.0.0.1", port=port,
-                            log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(60)
-    assert not thread.is_alive()
-    left = [t.name for t in threading.enumerate()
-            if t.is_alive() and t.name.startswith(("bots-", "job-"))]
-    assert left == [], "the server's shutdown stops its bots and searches"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-def _game(page) -> dict:
-    """The game as the server has it now (the page's own id)."""
-    page.wait_for_function("game !== null")
-    gid = page.evaluate("game.id")
-    return page.evaluate(f"fetch('/api/games/{gid}').then(r => r.json())")
-
-
-def _wait_for_human(page, timeout=30):
-    deadline = time.monotonic() + timeout
-    while True:
-        g = _game(page)
-        if g["options"] and not g["thinking"]:
-            page.wait_for_selector("#decisions button.decision")
-            return g
-        assert time.monotonic() < deadline, f"still waiting: {g['to_move']} {g['thinking']}"
-        time.sleep(0.2)
+from browser_helpers import EXAMPLES, free_port, served
+from browser_helpers import game_now as _game
+from browser_helpers import view_with_a_card_to_play_two_ways as _view_with_a_card_to_play_two_ways
+from browser_helpers import wait_for_human as _wait_for_human
 
 
 def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page, shots):
@@ -272,30 +198,6 @@ def test_follow_a_game_for_a_full_round(server, page, shots):
     page.set_input_files("#upload-view", str(Path(dl.value.path())))
     page.wait_for_function("game && game.mode === 'follow' && game.history.length === 0")
     assert page.evaluate("game.round") == 2 and page.evaluate("game.viewer") == "Blue"
-
-
-def _view_with_a_card_to_play_two_ways():
-    """Red's view in a random 2-player game where Red may play a card for its bonus or
-    lay it in front."""
-    import random
-
-    from ulm import ACTION_NAMES, Game
-    from ulm.positions import state_to_position
-    for seed in range(200):
-        state, rng = Game(players=2).new_game(seed), random.Random(seed)
-        for _ in range(600):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.resolve_chance()
-                continue
-            names = [ACTION_NAMES[a] for a in state.legal_actions()]
-            both = ({n[5:-8] for n in names if n.endswith("(upper)")}
-                    & {n[5:-8] for n in names if n.endswith("(lower)")})
-            if both and state.current_player() == 0:
-                return state_to_position(state, 0), sorted(both)[0]
-            state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError("no such position in 200 random games")
 
 
 def test_a_card_played_by_clicking_asks_how(server, page, tmp_path):
@@ -477,38 +379,9 @@ def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):
         assert page.locator("#board svg .highlight").count() == 1
 
 
-class _Served:
-    """A server of its own (a games file), stopped and started again on the same port."""
-
-    def __init__(self, games_file, port=0):
-        self.games_file, self.port = games_file, port
-
-    def __enter__(self):
-        if not self.port:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                self.port = s.getsockname()[1]
-        config = uvicorn.Config(create_app(max_seconds=10, games_file=self.games_file),
-                                host="127.0.0.1", port=self.port, log_level="warning")
-        self.srv = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.srv.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.srv.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        return f"http://127.0.0.1:{self.port}"
-
-    def __exit__(self, *exc):
-        self.srv.should_exit = True
-        self.thread.join(60)
-        assert not self.thread.is_alive()
-
-
 def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
-    games = tmp_path / "games.sqlite"
-    first = _Served(games)
-    with first as url:
+    games, port = tmp_path / "games.sqlite", free_port()
+    with served(create_app(max_seconds=10, games_file=games), port) as url:
         page.goto(url + "/?mode=play")
         page.select_option("#form-play select[name=players]", "2")
         page.fill("#form-play input[name=seat0]", "human")
@@ -518,7 +391,7 @@ def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
         page.click("#decisions button.decision:text-is('draw')")
         page.wait_for_function("game.history.length === 1")
         gid = page.evaluate("game.id")
-    with _Served(games, first.port) as url:      # the same port at once, the same file
+    with served(create_app(max_seconds=10, games_file=games), port) as url:   # the same port, file
         page.goto(url + "/")                     # the remembered game is opened again
         page.wait_for_function(f"game && game.id === '{gid}'")
         assert page.evaluate("game.history.length") == 1

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +28,7 @@ import cli.serve_cmd as serve_cmd
 from cli.main import main
 from cli.web.app import STATIC, create_app
 from web_helpers import error_of
+from browser_helpers import served as serving
 
 TOKEN = secrets.token_urlsafe(32)
 LAN = "192.0.2.7"                      # the machine's network address, injected (TEST-NET-1)
@@ -502,20 +502,8 @@ def test_a_real_lan_server_on_the_loopback_address_asks_the_token(tmp_path):
 @pytest.fixture(scope="module")
 def lan_server():
     """A --lan app served by uvicorn in a thread on 127.0.0.1 (a free port)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(max_seconds=10, allowed_hosts=LOCAL, token=TOKEN)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(60)
+    with serving(create_app(max_seconds=10, allowed_hosts=LOCAL, token=TOKEN)) as url:
+        yield url
 
 
 def test_the_page_opened_with_the_token_keeps_it_for_every_request(lan_server):

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from test_serve_browser import (EXAMPLES, _view_with_a_card_to_play_two_ways,  # noqa: F401
-                                browser, server, shots)
+from browser_helpers import EXAMPLES
+from browser_helpers import view_with_a_card_to_play_two_ways as _view_with_a_card_to_play_two_ways
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
          "is_mobile": True, "has_touch": True}
