@@ -61,7 +61,7 @@ DEFAULT_CHANCE = "open"
 # 4 players or 4 of 2 (docs/strength.md).
 DEFAULT_HORIZONS = {"learned": 2, "linear": 8}
 DEFAULT_FINAL = "visits"
-DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/strength.md)
+DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/defaults.md)
 DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.evaluation.EVALUATIONS)
 FINALS = ("visits", "value")
 # the largest horizon: a whole game is 10 rounds of at most 4 players
