@@ -354,10 +354,4 @@ def since_viewer(steps: Sequence[tuple[State, int]],
 
 def record_steps(record: GameRecord, upto: int | None = None) -> list[tuple[State, int]]:
     """(the state before, decision) for each of the first `upto` decisions of a record."""
-    state = record.game.new_game(record.seed)
-    out = []
-    for action in record.decisions[:upto]:
-        out.append((state.clone(), action))
-        state.apply_action(action)
-        state.resolve_chance()
-    return out
+    return record.steps(upto)

@@ -42,15 +42,20 @@ class GameRecord:
         self.decisions.append(action)
         self.state.resolve_chance()
 
-    def movers(self) -> list[int]:
-        """Who made each decision: the seat to move before it, replayed from the seed."""
+    def steps(self, upto: int | None = None) -> list:
+        """(the state before, decision) for each of the first `upto` decisions (all
+        when None), replayed from the seed."""
         state = self.game.new_game(self.seed)
         out = []
-        for action in self.decisions:
-            out.append(state.current_player())
+        for action in self.decisions[:upto]:
+            out.append((state.clone(), action))
             state.apply_action(action)
             state.resolve_chance()
         return out
+
+    def movers(self) -> list[int]:
+        """Who made each decision: the seat to move before it."""
+        return [state.current_player() for state, _ in self.steps()]
 
     def to_dict(self) -> dict:
         data = {"format": FORMAT, "players": self.game.num_players,
