@@ -281,8 +281,7 @@ class SearchResult:
         """The worlds a line is checked in (none without the position searched)."""
         if self.root is None or self.root.current_player() != self.player:
             return []
-        return [self.root.resample_from_infostate(self.player, derive_seed(LINE_SEED, k))
-                for k in range(LINE_WORLDS)]
+        return _line_worlds(self.root, self.player)
 
     def to_dict(self) -> dict:
         """The result as JSON-ready data."""
@@ -330,14 +329,19 @@ def _step_in_worlds(worlds: list, action: int, player: int) -> tuple:
     return True, reveals, ends
 
 
+def _line_worlds(state, player: int) -> list:
+    """The LINE_WORLDS worlds `player` cannot tell from `state` that a step is checked in."""
+    return [state.resample_from_infostate(player, derive_seed(LINE_SEED, k))
+            for k in range(LINE_WORLDS)]
+
+
 def shows_hidden(state, action: int, player: int) -> bool:
     """Does `action`, the decision of `player` (to move in `state`), show it
     something hidden, so that what may follow depends on what it sees (coats
     drawn from under the stack that others put there)? Checked in LINE_WORLDS
     worlds the player cannot tell from `state`: the player's information after
     the action differs between them. `state` is not changed."""
-    worlds = [state.resample_from_infostate(player, derive_seed(LINE_SEED, k))
-              for k in range(LINE_WORLDS)]
+    worlds = _line_worlds(state, player)
     return _step_in_worlds(worlds, action, player)[1]
 
 
