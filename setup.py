@@ -7,7 +7,7 @@ directive does). Python itself is not sanitized, so load the runtime first:
 
     ULM_DEBUG=1 python setup.py build_ext --inplace
     LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
-        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 python -m pytest tests/test_rules_*.py
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 python -m pytest tests/ulm/rules/test_rules_*.py
 
 .ci/run does this in a copy of the tree, after the normal test run.
 ULM_PORTABLE=1 builds without CPU-specific instructions (see cpu_flags).
@@ -71,9 +71,9 @@ extensions = [
     Extension("ulm._fastcore", ["ulm/_fastcore.pyx"], extra_compile_args=COMPILE_ARGS,
               extra_link_args=LINK_ARGS),
 ]
-if os.path.exists("mcts/_search.pyx"):
+if os.path.exists("mcts/searcher/_search.pyx"):
     extensions.append(
-        Extension("mcts._search", ["mcts/_search.pyx"], include_dirs=["."],
+        Extension("mcts.searcher._search", ["mcts/searcher/_search.pyx"], include_dirs=["."],
                   extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS))
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES,

@@ -5,8 +5,8 @@
     python bench/ab_core.py /tmp/old . [--pairs 7] [--games 20000] [--players 4] [--variant basic]
     python bench/ab_core.py /tmp/old . --search baseline [--iterations 6000]
 
-With --search PRESET each run times `mcts.search` with that preset's options
-(`mcts.bots.PRESETS`) for a fixed number of iterations at seat 0's first push
+With --search PRESET each run times `mcts.searcher.search` with that preset's options
+(`mcts.play.bots.PRESETS`) for a fixed number of iterations at seat 0's first push
 of the seed-1 game (the `ulm bench` opening), instead of random playouts; the
 figures are then iterations/s.
 
@@ -40,7 +40,7 @@ SEARCH_CHILD = """
 import time
 from ulm.game import Game
 from mcts import search
-from mcts.bots import search_options
+from mcts.play.bots import search_options
 state = Game(players={players}, variant={variant!r}).new_game(1)
 state.apply_action(1)           # the draw (forced)
 state.resolve_chance()

@@ -23,9 +23,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from mcts import cluster, tournament  # noqa: E402
-from mcts.cluster import TASK_SECONDS, DaskExecutor, task_bytes  # noqa: E402
-from mcts.tournament import TournamentConfig, run_tournament  # noqa: E402
+from mcts.play import cluster, tournament  # noqa: E402
+from mcts.play.cluster import TASK_SECONDS, DaskExecutor, task_bytes  # noqa: E402
+from mcts.play.tournament import TournamentConfig, run_tournament  # noqa: E402
 
 
 def config(games: int, seed: int = 0) -> TournamentConfig:

@@ -24,9 +24,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from mcts._search import heuristic_action_for, is_turn_start, learned_win_of  # noqa: E402
-from mcts.learned import learned_weights  # noqa: E402
-from mcts.model import load_model  # noqa: E402
+from mcts.searcher._search import heuristic_action_for, is_turn_start, learned_win_of  # noqa: E402
+from mcts.searcher.learned import learned_weights  # noqa: E402
+from mcts.searcher.model import load_model  # noqa: E402
 from ulm.game import Game  # noqa: E402
 
 REPEATS = 20_000

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.bots import search_options  # noqa: E402
+from mcts.play.bots import search_options  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402
 
 TARGET_ONE_CORE = 5000

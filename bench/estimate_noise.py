@@ -1,5 +1,5 @@
 """How far apart are two searches' estimates of one decision? The measurement
-behind the ± of a decision's estimate (mcts.search.estimate_error).
+behind the ± of a decision's estimate (mcts.searcher.search.estimate_error).
 
     python bench/estimate_noise.py [POSITIONS] [BUDGETS]
 
@@ -10,7 +10,7 @@ review searches a decision played) twice with the same budget and two seeds.
 For each budget (default 500,2000,10000,20000 iterations) the table gives
 the mean gap |e1 - e2| between the two estimates, the standard deviation of
 z = (e1 - e2) / sqrt(s1^2 + s2^2) with s the standard errors from the visits
-alone (floor 0) and with the search's ± (mcts.search.estimate_error, its
+alone (floor 0) and with the search's ± (mcts.searcher.search.estimate_error, its
 ESTIMATE_FLOOR), and the floor these searches show: the part of an
 estimate's error that more visits do not lower, sqrt((mean (e1 - e2)^2 -
 mean (s1^2 + s2^2)) / 2). A ± that means what it says gives z a standard
@@ -28,8 +28,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.bots import make_bot  # noqa: E402
-from mcts.search import estimate_error  # noqa: E402
+from mcts.play.bots import make_bot  # noqa: E402
+from mcts.searcher.search import estimate_error  # noqa: E402
 
 
 def positions(count: int) -> list:

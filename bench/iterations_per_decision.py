@@ -16,8 +16,9 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import ulm  # noqa: E402
-from mcts import _search, search  # noqa: E402
-from mcts.bots import search_options  # noqa: E402
+from mcts import search  # noqa: E402
+from mcts.searcher import _search  # noqa: E402
+from mcts.play.bots import search_options  # noqa: E402
 
 
 def positions(players: int, games: int):

@@ -1,5 +1,5 @@
 """How each bot level errs, judged by a stronger search: games of every level
-against itself, every decision of both seats annotated (mcts.annotate) with
+against itself, every decision of both seats annotated (mcts.play.annotate) with
 `--judge` iterations; per level the mean loss per decision with a choice (in
 percentage points of the win estimate), the share of those decisions losing
 more than 10 points, and the level's thinking time per decision: the mean and
@@ -20,10 +20,10 @@ import time
 from ulm import derive_seed
 from ulm.records import GameRecord
 
-from mcts.annotate import annotate
-from mcts.bots import make_bot
-from mcts.games import bot_seed
-from mcts.levels import LEVELS
+from mcts.play.annotate import annotate
+from mcts.play.bots import make_bot
+from mcts.play.bot_game import bot_seed
+from mcts.play.levels import LEVELS
 
 BIG_LOSS = 10.0     # percentage points of the win estimate
 

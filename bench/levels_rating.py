@@ -1,4 +1,4 @@
-"""Rate the bot levels (mcts.levels) and the anchors random and greedy on the
+"""Rate the bot levels (mcts.play.levels) and the anchors random and greedy on the
 Elo scale: duplicate-deal matches between every two bots at most `--reach`
 apart in the order random, greedy, level:1, level:2, ..., a Bradley-Terry fit
 (greedy at 0) and 95% intervals from resampling each match's deals.
@@ -9,7 +9,7 @@ Each match is an ordinary tournament in OUT/<a>_vs_<b>/ (resumed when run
 again, the same games from the same seed); the table, of every match in OUT
 (--only and --skip let matches of different lengths share a folder), goes to OUT/ratings.json
 and OUT/ratings.png. With --players 3 or 4 the other seats are filled by the
-two bots in turn (mcts.tournament's cyclic fill) and every two seats of a game
+two bots in turn (mcts.play.tournament's cyclic fill) and every two seats of a game
 count as one comparison. --scheduler runs the games on a Dask cluster.
 """
 from __future__ import annotations
@@ -19,9 +19,9 @@ import json
 import random
 from pathlib import Path
 
-from mcts.cluster import open_executor
-from mcts.levels import ANCHORS, LEVELS, elo_fit, pair_results
-from mcts.tournament import TournamentConfig, run_tournament
+from mcts.play.cluster import open_executor
+from mcts.play.levels import ANCHORS, LEVELS, elo_fit, pair_results
+from mcts.play.tournament import TournamentConfig, run_tournament
 
 RESAMPLES = 400
 

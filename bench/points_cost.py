@@ -26,10 +26,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-search_module = importlib.import_module("mcts.search")   # the module (mcts.search is
+search_module = importlib.import_module("mcts.searcher.search")   # the module (mcts.searcher.search is
 #                                                          also the name of its function)
 from bench.bench_search import midgame, opening  # noqa: E402
-from mcts.bots import search_options  # noqa: E402
+from mcts.play.bots import search_options  # noqa: E402
 
 POSITIONS = (("opening", opening), ("mid-game", midgame))
 PRESETS = ("default", "baseline")

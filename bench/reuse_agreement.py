@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.bots import search_options  # noqa: E402
+from mcts.play.bots import search_options  # noqa: E402
 
 
 def main(positions: int = 30, n: int = 1000) -> int:

@@ -19,8 +19,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import ulm  # noqa: E402
-from mcts import _search  # noqa: E402
-from mcts.evaluation import win_chances  # noqa: E402
+from mcts.searcher import _search  # noqa: E402
+from mcts.searcher.evaluation import win_chances  # noqa: E402
 
 ROLLOUTS = 24
 SHARE = 0.15

@@ -40,14 +40,14 @@ class FiniteFloatRange(click.FloatRange):
 
 
 def iterations_option_type() -> click.IntRange:
-    """An iteration budget: 1 to the search's bound (mcts.search.MAX_ITERATIONS)."""
-    from mcts.search import MAX_ITERATIONS
+    """An iteration budget: 1 to the search's bound (mcts.searcher.search.MAX_ITERATIONS)."""
+    from mcts.searcher.search import MAX_ITERATIONS
     return click.IntRange(1, MAX_ITERATIONS)
 
 
 def seconds_option_type() -> FiniteFloatRange:
-    """A time budget: more than 0, at most the search's bound (mcts.search.MAX_SECONDS)."""
-    from mcts.search import MAX_SECONDS
+    """A time budget: more than 0, at most the search's bound (mcts.searcher.search.MAX_SECONDS)."""
+    from mcts.searcher.search import MAX_SECONDS
     return FiniteFloatRange(0, MAX_SECONDS, min_open=True)
 
 

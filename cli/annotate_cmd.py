@@ -16,9 +16,9 @@ from cli import (
     iterations_option_type,
     needs_extra,
 )
-from mcts.annotate import (BY, MAX_MISTAKE_ERRORS, MAX_MISTAKE_POINTS, MISTAKE_ERRORS,
+from mcts.play.annotate import (BY, MAX_MISTAKE_ERRORS, MAX_MISTAKE_POINTS, MISTAKE_ERRORS,
                            MISTAKE_POINTS, MISTAKE_SCORE)
-from mcts.annotate import annotate as annotate_record
+from mcts.play.annotate import annotate as annotate_record
 from ulm import SEATS
 from ulm.records import load_record
 

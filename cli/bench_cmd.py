@@ -7,8 +7,8 @@ import os
 import click
 
 from cli import HELP
-from mcts.bots import search_options
-from mcts.search import NODE_BYTES, VALUE_BYTES, search
+from mcts.play.bots import search_options
+from mcts.searcher.search import NODE_BYTES, VALUE_BYTES, search
 from ulm import STATE_BYTES
 from ulm.benchmarks import (
     determinizations_per_second,
@@ -43,7 +43,7 @@ def bench(as_json, quick):
     The signature (the root visit counts, tree nodes and best action of a fixed,
     seeded search of the first push of a fixed game) must repeat exactly on
     every machine: a change to it means the search, the rules or the seeding
-    changed behaviour (tests/test_cli.py pins it).
+    changed behaviour (tests/cli/test_cli.py pins it).
     """
 
     scale = 0.2 if quick else 1.0

@@ -1,7 +1,7 @@
 """`ulm play --human SEAT`: a person plays against bots in the terminal.
 
 The loop only reads and prints; the game itself (bots, undo, chance events,
-the record) is mcts.session.PlaySession.
+the record) is mcts.play.session.PlaySession.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import click
 
 from cli import InputError
 from cli.suggest_cmd import _progress_bar
-from mcts.session import PlaySession
+from mcts.play.session import PlaySession
 from ulm import SEATS
 from ulm.decisions import DecisionError, decision_label, decision_words
 from ulm.follow import parse_decision
@@ -189,7 +189,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
 def _hint(game, p, iterations) -> None:
     """The searcher's advice, with a progress bar on standard error; Ctrl-C cancels the
     hint (the search stops at once), not the game. The names are those of `ulm suggest
-    --json` (mcts.search.action_name)."""
+    --json` (mcts.searcher.search.action_name)."""
     bar = _progress_bar(iterations, None, True)
     progress = None
     if bar is not None:
@@ -214,7 +214,7 @@ def _hint(game, p, iterations) -> None:
         line = f"{result.best_action_name} (the only legal decision)"
     click.echo(f"Hint ({plural(iterations, 'iteration')}): {line}")
     width = max(len(a.name) for a in result.actions[:5])
-    for a in result.actions[:5]:    # the figure the search ranks by (mcts.search.decision_estimate)
+    for a in result.actions[:5]:    # the figure the search ranks by (mcts.searcher.search.decision_estimate)
         click.echo(f"  {a.name:<{width}}  estimate {100 * a.estimate:5.1f}% "
                    f"± {100 * a.estimate_error:.1f}  ({plural(a.visits, 'visit')})")
 

@@ -17,7 +17,7 @@ from cli import (
     workers_option,
 )
 from mcts import MAX_ITERATIONS
-from mcts.tournament import MAX_GAMES, TournamentError
+from mcts.play.tournament import MAX_GAMES, TournamentError
 
 
 @click.command("ladder", context_settings=HELP)
@@ -43,7 +43,7 @@ def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
 
     Example: ulm ladder --low 250 --high 8000 --games 40 --out ladder
     """
-    from mcts.ladder import format_ladder, run_ladder
+    from mcts.play.ladder import format_ladder, run_ladder
     quiet = quiet or as_json
     try:
         rungs = run_ladder(low, high, bot=bot, players=players, games=games, seed=seed,

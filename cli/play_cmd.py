@@ -22,11 +22,11 @@ from cli import (
     worded,
     workers_option,
 )
-from mcts.bots import BOTS, OPTIONS, PRESETS, make_bot
-from mcts.games import play_game
-from mcts.levels import HIGHEST, LEVELS, LOWEST, level_of, rating
-from mcts.reports import format_table
-from mcts.tournament import (
+from mcts.play.bots import BOTS, OPTIONS, PRESETS, make_bot
+from mcts.play.bot_game import play_game
+from mcts.play.levels import HIGHEST, LEVELS, LOWEST, level_of, rating
+from mcts.play.reports import format_table
+from mcts.play.tournament import (
     MAX_GAMES,
     TournamentConfig,
     TournamentError,
@@ -36,7 +36,7 @@ from mcts.tournament import (
 from ulm import SEATS
 from ulm.records import RecordError, load_record
 
-# The tournament's settings (mcts.tournament) -> the options that give them.
+# The tournament's settings (mcts.play.tournament) -> the options that give them.
 TOURNAMENT_OPTIONS = {"players": "--players", "bots": "--bots", "games": "--games",
                       "board": "--board", "out_dir": "--out", "scheduler": "--scheduler"}
 
@@ -224,7 +224,7 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
 
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
     """
-    from mcts.cluster import ClusterError, open_executor
+    from mcts.play.cluster import ClusterError, open_executor
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
                            board=board)
@@ -308,7 +308,7 @@ def _echo_levels() -> None:
 
 def _default_text(cls, option: str) -> str:
     """A bot's default of an option in words: its value, 'auto' (chosen by the others,
-    as mcts.search's defaults are), or 'none'."""
+    as mcts.searcher.search's defaults are), or 'none'."""
     if option == "preset":
         return "default"
     if option not in cls.defaults:

@@ -1,7 +1,7 @@
 """`ulm suggest POSITION`: search a position and print the advice.
 
 A thin layer over the library: the position file is read by
-ulm.positions.load_position, the search is mcts.search, and this module only
+ulm.positions.load_position, the search is mcts.searcher.search, and this module only
 turns the SearchResult into text (or JSON with --json).
 """
 from __future__ import annotations
@@ -22,8 +22,8 @@ from cli import (
     seconds_option_type,
 )
 from mcts import MAX_WORKERS, SCALED_C, search
-from mcts.bots import params_from_spec
-from mcts.params import PRESETS, SearchParams
+from mcts.play.bots import params_from_spec
+from mcts.searcher.params import PRESETS, SearchParams
 from ulm import SEATS
 from ulm.positions import PositionError, load_position
 

@@ -10,9 +10,9 @@ from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
                  scheduler_option, workers_option, worded)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
-from mcts.model import MAX_HIDDEN
-from mcts.tournament import MAX_GAMES, TournamentError
-from mcts.train import MAX_EPOCHS, TARGETS
+from mcts.searcher.model import MAX_HIDDEN
+from mcts.play.tournament import MAX_GAMES, TournamentError
+from mcts.learning.train import MAX_EPOCHS, TARGETS
 
 
 def _check_out(out: str, option: str = "--out") -> None:
@@ -35,7 +35,7 @@ FIT_OPTIONS = {"kind": "--model", "inputs": "--inputs", "target": "--target",
 
 def _fit_error(exc: Exception) -> InputError:
     """A fit's error worded by its option (the library names its settings)."""
-    from mcts.train import FitDiverged
+    from mcts.learning.train import FitDiverged
     text = str(exc)
     if isinstance(exc, FitDiverged):
         return InputError(f"--lr, --l2: {text}")
@@ -102,8 +102,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
 
     Example: ulm train selfplay --games 200 --players 2 --out data.npz
     """
-    from mcts.cluster import ClusterError, open_executor
-    from mcts.selfplay import DEFAULT_SPEC, SelfplayConfig, run_selfplay, save_dataset
+    from mcts.play.cluster import ClusterError, open_executor
+    from mcts.learning.selfplay import DEFAULT_SPEC, SelfplayConfig, run_selfplay, save_dataset
     cfg = SelfplayConfig(spec=spec or DEFAULT_SPEC, players=players, games=games, seed=seed,
                          variant=variant, sample=sample, horizon=horizon,
                          value_iterations=value_iterations)
@@ -153,7 +153,7 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
               show_default=True, help="Share of the games held out for validation.")
 @click.option("--inputs", type=click.Choice(["rich", "staged", "public", "base"]),
               default="rich", show_default=True,
-              help="rich: the features of mcts.features; staged: rich and the seats' blocks "
+              help="rich: the features of mcts.searcher.features; staged: rich and the seats' blocks "
                    "times the share of the game left (what the search's eval=learned "
                    "reads); public: rich without the other "
                    "seats' hands and the pile's cards; base: the 14-feature evaluation's "
@@ -180,9 +180,9 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
 
     Example: ulm train fit data.npz --model linear --out model.npz
     """
-    from mcts.selfplay import DatasetError, load_dataset, merge_datasets
-    from mcts.model import TrainError, save_model
-    from mcts.train import FitConfig, fit
+    from mcts.learning.selfplay import DatasetError, load_dataset, merge_datasets
+    from mcts.searcher.model import TrainError, save_model
+    from mcts.learning.train import FitConfig, fit
     if out is not None:
         _check_out(out)
     if plot is not None:
@@ -210,7 +210,7 @@ def fit_cmd(data, kind, hidden, epochs, batch, lr, l2, validation, inputs, resid
             raise InputError(f"--out: {out}: {exc}") from None
         report["out"] = out
     if plot is not None:
-        from mcts.train import plot_history
+        from mcts.learning.train import plot_history
         try:
             plot_history(report, plot)
         except OSError as exc:
@@ -261,9 +261,9 @@ def evaluate_cmd(model, data, target, as_json):
     """
     import numpy as np
 
-    from mcts.selfplay import DatasetError, load_dataset, merge_datasets
-    from mcts.model import TrainError, load_model
-    from mcts.train import STAGES, evaluate
+    from mcts.learning.selfplay import DatasetError, load_dataset, merge_datasets
+    from mcts.searcher.model import TrainError, load_model
+    from mcts.learning.train import STAGES, evaluate
     try:
         fitted = load_model(model)
     except TrainError as exc:
@@ -351,10 +351,10 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
     """
     from dataclasses import replace
 
-    from mcts.cluster import ClusterError, open_executor
-    from mcts.model import TrainError
-    from mcts.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig, run_rounds
-    from mcts.train import FitDiverged
+    from mcts.play.cluster import ClusterError, open_executor
+    from mcts.searcher.model import TrainError
+    from mcts.learning.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig, run_rounds
+    from mcts.learning.train import FitDiverged
     base = RoundsConfig()
     cfg = RoundsConfig(players=players, rounds=rounds, games=games,
                        first_spec=first_spec or FIRST_SPEC,
@@ -367,7 +367,7 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
     where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent"}
     for name, option in where.items():
         try:
-            from mcts.bots import make_bot
+            from mcts.play.bots import make_bot
             make_bot(getattr(cfg, name))
         except ValueError as exc:
             raise InputError(f"{option}: {exc}") from None
@@ -400,7 +400,7 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
     except TrainError as exc:
         raise InputError(str(exc)) from None
     if plot is not None:
-        from mcts.rounds import plot_rounds
+        from mcts.learning.rounds import plot_rounds
         plot_rounds(report, plot)
         report["plot"] = plot
     if as_json:

@@ -1,4 +1,4 @@
-"""`ulm tune`: tune a bot's options by tournaments (mcts.tune, optuna)."""
+"""`ulm tune`: tune a bot's options by tournaments (mcts.play.tune, optuna)."""
 from __future__ import annotations
 
 import json
@@ -18,8 +18,8 @@ from cli import (
     workers_option,
     worded,
 )
-from mcts.tournament import MAX_GAMES, TournamentError
-from mcts.tune import MAX_TRIALS
+from mcts.play.tournament import MAX_GAMES, TournamentError
+from mcts.play.tune import MAX_TRIALS
 
 # a study's settings, as the options of `ulm tune` give them
 TUNE_OPTIONS = {"bot": "--bot", "param": "--param", "against": "--against",
@@ -56,12 +56,12 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
     Example: ulm tune --bot ismcts:time=0.05 --param c=0.2:2.0 --against pimc:time=0.05
     --games-per-trial 40 --trials 30 --out tune-c
     """
-    from mcts.cluster import ClusterError, open_executor
-    from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, validate
+    from mcts.play.cluster import ClusterError, open_executor
+    from mcts.play.tune import TuneConfig, TuneError, parse_param, run_tune, validate
     check_workers_or_scheduler(scheduler)
     try:
         name = bot.split(":", 1)[0].strip()
-        from mcts.bots import BOTS
+        from mcts.play.bots import BOTS
         if name not in BOTS:
             raise TuneError(f"bot: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
         cfg = TuneConfig(bot=bot, params=[parse_param(p, name) for p in params],

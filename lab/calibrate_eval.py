@@ -1,4 +1,4 @@
-"""Fit the evaluation's weights (mcts/eval_weights.json) on rollouts.
+"""Fit the evaluation's weights (mcts/searcher/eval_weights.json) on rollouts.
 
     python lab/calibrate_eval.py                 # fit, print the report, write the file
     python lab/calibrate_eval.py --games 600 --check   # fit and report only
@@ -43,10 +43,10 @@ except ImportError:  # pragma: no cover - numpy comes with the peers extra
 import ulm  # noqa: E402
 from ulm import derive_seed  # noqa: E402
 from ulm.numbers import seed_argument  # noqa: E402
-from mcts import _search  # noqa: E402
-from mcts.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
-from mcts.search import DEFAULT_ROLLOUT  # noqa: E402
-from mcts.selfplay import kept_turn_start  # noqa: E402
+from mcts.searcher import _search  # noqa: E402
+from mcts.searcher.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, WEIGHTS_FILE  # noqa: E402
+from mcts.searcher.search import DEFAULT_ROLLOUT  # noqa: E402
+from mcts.learning.selfplay import kept_turn_start  # noqa: E402
 
 RIDGE = 1e-3
 WIN_RIDGE = 1e-4
@@ -205,7 +205,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", metavar="FILE",
                     help="also report another weights file's evaluation on the same positions")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                                  "mcts", WEIGHTS_FILE))
+                                                  "mcts", "searcher", WEIGHTS_FILE))
     args = ap.parse_args(argv)
     if args.games < 10:
         print("Error: --games: at least 10 games are needed", file=sys.stderr)

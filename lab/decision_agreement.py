@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.bots import make_bot, search_options  # noqa: E402
+from mcts.play.bots import make_bot, search_options  # noqa: E402
 
 PLAYER = "ismcts:preset=v0.2,iterations=300"
 

@@ -1,4 +1,4 @@
-"""Search for Ulm: ISMCTS (compiled, mcts/_search.pyx), its Python API and bots.
+"""Search for Ulm: ISMCTS (compiled, mcts/searcher/_search.pyx), its Python API and bots.
 
     >>> from mcts import search, make_bot
     >>> result = search(state, iterations=2000, seed=1)
@@ -7,22 +7,22 @@
     >>> action = bot.choose(state)
 """
 try:
-    from mcts import _search  # noqa: F401
+    from mcts.searcher import _search  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the build
     raise ImportError(
-        "the compiled search (mcts._search) is not built. Install the project with "
+        "the compiled search (mcts.searcher._search) is not built. Install the project with "
         "`pip install .` (or `pip install -e .`), or build it in place with "
         "`python setup.py build_ext --inplace`; this needs Cython and a C compiler."
     ) from exc
 
-from mcts.search import (  # noqa: E402
+from mcts.searcher.search import (  # noqa: E402
     DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_MARGIN_WEIGHT, DEFAULT_MINIMAX, DEFAULT_ROLLOUT,
     FULL_ROLLOUT_C,
     MAX_ITERATIONS, MAX_WORKERS, NODE_BYTES, ROLLOUTS, SCALED_C,
     ActionStats, LineStep, SearchResult, action_name, principal_line, search,
 )
-from mcts.params import PRESETS, Evaluation, SearchParams  # noqa: E402
-from mcts.bots import BOTS, Bot, make_bot, params_from_spec  # noqa: E402
+from mcts.searcher.params import PRESETS, Evaluation, SearchParams  # noqa: E402
+from mcts.play.bots import BOTS, Bot, make_bot, params_from_spec  # noqa: E402
 
 __all__ = ["ActionStats", "BOTS", "Bot", "DEFAULT_C", "DEFAULT_ITERATIONS",
            "DEFAULT_MARGIN_WEIGHT", "DEFAULT_MINIMAX", "DEFAULT_ROLLOUT", "FULL_ROLLOUT_C",

@@ -1,6 +1,6 @@
 # cython: language_level=3
 # The compiled core of Ulm: one plain C struct for the game state and the
-# nogil functions that act on it. The search (mcts/_search.pyx) cimports this.
+# nogil functions that act on it. The search (mcts/searcher/_search.pyx) cimports this.
 # Every enum below is the one place its fact is defined; the Python names of
 # the same things are the tuples at the top of _fastcore.pyx, in this order.
 

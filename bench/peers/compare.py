@@ -1,4 +1,4 @@
-"""Our ISMCTS (mcts.search) side by side with OpenSpiel's Python ISMCTSBot.
+"""Our ISMCTS (mcts.searcher.search) side by side with OpenSpiel's Python ISMCTSBot.
 
     python bench/peers/compare.py [--positions N] [--seconds S] [--games G]
 
@@ -21,7 +21,7 @@ OpenSpiel's side is open_spiel.python.algorithms.ismcts.ISMCTSBot (stock
 selection, expansion, backup, final policy MAX_VISIT_COUNT, a fresh
 determinization per iteration) with mcts.RandomRolloutEvaluator (one random
 rollout); the only change is that its simulation loop stops on wall time
-instead of a simulation count (TimedISMCTSBot below). Ours is mcts.search /
+instead of a simulation count (TimedISMCTSBot below). Ours is mcts.searcher.search /
 the ``ismcts`` bot, workers=1. Decisions with a single legal action are played
 without searching, for both bots. Both use the same UCT constant (--c).
 """
@@ -140,7 +140,7 @@ def speed(positions: int, seconds: float, repeats: int, c: float, seed: int,
     print(f"(a) iterations per second, 4 players, {seconds:g} s per search, "
           f"{repeats} searches per position and engine")
     extra = rollout != "random"
-    print("ours: mcts.search, random rollouts (and, last column, its default rollout); "
+    print("ours: mcts.searcher.search, random rollouts (and, last column, its default rollout); "
           "OpenSpiel: ISMCTSBot + RandomRolloutEvaluator")
     print(f"{'position':>10} {'round':>5} {'to move':>7} {'legal':>5} "
           f"{'ours it/s':>12} {'OpenSpiel it/s':>15} {'ratio':>8}"

@@ -247,8 +247,8 @@ def _endpoint(fn):
 
 
 def _levels() -> list[dict]:
-    """The bot levels offered in the set-up: number, name and spec (mcts.levels)."""
-    from mcts.levels import LEVELS
+    """The bot levels offered in the set-up: number, name and spec (mcts.play.levels)."""
+    from mcts.play.levels import LEVELS
     return [{"level": lv.number, "name": lv.name, "spec": f"level:{lv.number}",
              "search": lv.spec} for lv in LEVELS]
 

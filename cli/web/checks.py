@@ -108,9 +108,9 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
 
 def _shipped_models_only(spec: str, field: str, players: int | None) -> None:
     """No request names a file on the server: a bot spec's model= is the name of a shipped
-    model (mcts/models/), with one message for anything else, whether or not such a file
+    model (mcts/searcher/models/), with one message for anything else, whether or not such a file
     exists (the answer tells nothing about the server's files)."""
-    from mcts.learned import LEARNED_MODELS, shipped_model
+    from mcts.searcher.learned import LEARNED_MODELS, shipped_model
     _, _, options = spec.partition(":")
     for option in options.split(","):
         key, _, value = option.partition("=")

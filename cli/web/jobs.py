@@ -69,7 +69,7 @@ def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None,
     """One time-limited search reporting its progress to `job` (and stopped by it),
     ending `seconds` after the job started: `params` (default: the default search) with
     that time as its budget and `seed`. With `partial`, the search grows one tree in
-    slices of LIVE_SECONDS (mcts.search reusing its tree) and partial(result) gets the
+    slices of LIVE_SECONDS (mcts.searcher.search reusing its tree) and partial(result) gets the
     estimate after each slice."""
     params = (params or SearchParams()).replace(seed=seed)
     end = job.started + seconds
@@ -110,7 +110,7 @@ def _points(action, seat: int) -> dict:
 
 
 def _breakdown(data):
-    """mcts.search.SearchResult.points_breakdown with its figures rounded."""
+    """mcts.searcher.search.SearchResult.points_breakdown with its figures rounded."""
     if data is None:
         return None
     return {"decision": data["decision"], "rival": data["rival"],
@@ -129,7 +129,7 @@ def advice_json(result, state, seat: int, top: int | None = 6) -> dict:
         "best": label(result.best_action),
         "line": [{"action": s.action, "name": label(s.action), "share": round(s.share, 3),
                   "chance_after": s.chance_after, "reveals": s.reveals} for s in line],
-        # beside each alternative the figure the search ranks by (mcts.search.decision_estimate)
+        # beside each alternative the figure the search ranks by (mcts.searcher.search.decision_estimate)
         "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
                           "share": round(a.share, 3),
                           "estimate": round(a.estimate, 4), "error": round(a.estimate_error, 4),

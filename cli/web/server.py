@@ -22,7 +22,7 @@ from ulm.records import GameRecord, RecordError, replay
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, WebError,
                             capped, check_bot, check_seconds, parse_seat, quoted)
-from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame, draw
+from cli.web.web_games import FollowGame, PlayGame, ReviewGame, WebGame, draw
 from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class Server:
         session: Any    # a PlayGame, FollowGame or ReviewGame, each rebuilt its own way
         try:
             if mode == "play":
-                from mcts.session import PlaySession as Table
+                from mcts.play.session import PlaySession as Table
                 rec = replay(data["record"])
                 if rec.bots is None:
                     raise ValueError("the record names no seats")
@@ -183,7 +183,7 @@ class Server:
                                f"give {rec.game.num_players} seats")
             if rec.state.is_terminal():
                 raise WebError("record: the game is over; nothing to play on", 409)
-            from mcts.session import PlaySession as Table
+            from mcts.play.session import PlaySession as Table
             rec.bots = list(seats)
             session = PlayGame(self, list(seats), rec.game.variant, rec.seed)
             session.table = Table.resume(rec)
@@ -335,10 +335,10 @@ class Server:
         return self.start_job(job, work)
 
     def annotate(self, session: WebGame, seat, seconds, by="chance") -> Job:
-        """mcts.annotate over a record under review, `seconds` a decision, the
+        """mcts.play.annotate over a record under review, `seconds` a decision, the
         mistakes found and ranked `by` the loss in the estimate ("chance") or in
         victory points ("points")."""
-        from mcts.annotate import check_by
+        from mcts.play.annotate import check_by
         if not isinstance(session, ReviewGame):
             raise WebError("annotate: only a record under review can be annotated", 409)
         seat = session.annotation_seat(seat)
@@ -355,7 +355,7 @@ class Server:
         data = session.data
 
         def work(job):
-            from mcts.annotate import annotate
+            from mcts.play.annotate import annotate
             report = annotate(data, seat, time=per, by=by,
                               progress=lambda done, total: job.progress(done / total))
             out = report.to_dict()

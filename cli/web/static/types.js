@@ -1,5 +1,5 @@
 // @ts-check
-// The shapes of the server's JSON answers (cli/web/games.py, cli/web/app.py), for
+// The shapes of the server's JSON answers (cli/web/web_games.py, cli/web/app.py), for
 // the type check of the page's modules (JSDoc types, no code).
 
 /**
@@ -16,7 +16,7 @@
  */
 
 /**
- * @typedef {object} Level          a bot level (mcts.levels)
+ * @typedef {object} Level          a bot level (mcts.play.levels)
  * @property {number} level
  * @property {string} name          "first game" ... "strongest"
  * @property {string} spec          the seat's spec, "level:N"

@@ -1,7 +1,7 @@
 // @ts-check
 // Variations: a line tried from a position of the game (its main line is kept). The
 // server plays it in a world the viewer cannot tell from the real one, up to the end
-// of that turn (mcts.variations); the page keeps the lines and shows them in the move list.
+// of that turn (mcts.play.variations); the page keeps the lines and shows them in the move list.
 import {api, call} from "./api.js";
 import {$, esc} from "./dom.js";
 import {controller, current, ui} from "./state.js";

@@ -1,0 +1,133 @@
+"""Bot levels a person can choose: each level is an ordinary bot spec.
+
+    >>> level_spec("3")
+    'ismcts:iterations=40'
+
+``level:N`` is a bot spec wherever one is taken (mcts.play.bots.make_bot reads it
+as that level's spec): ``ulm play --bots level:3``, tournaments, the web.
+
+A lower level is the same search with fewer iterations per decision: it plays
+the moves a short search finds sensible and misses the deeper ones, rather
+than blundering at random between strong moves. The top level is the default
+search at 0.25 s a decision; every level below it searches a fixed number of
+iterations (the same decisions on any machine, well under 0.1 s each).
+
+`RATINGS` holds the measured Elo of each level and of the anchors `random`
+and `greedy` (greedy at 0), with 95% intervals, by player count: the round
+robin of bench/levels_rating.py (docs/strength.md, "Levels"). A player count
+that was not measured has no entry.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ulm.numbers import shown
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    name: str
+    spec: str
+
+
+LEVELS = (
+    Level(1, "first game", "ismcts:iterations=5"),
+    Level(2, "beginner", "ismcts:iterations=15"),
+    Level(3, "casual", "ismcts:iterations=40"),
+    Level(4, "club", "ismcts:iterations=120"),
+    Level(5, "strong", "ismcts:iterations=500"),
+    Level(6, "strongest", "ismcts:time=0.25"),
+)
+LOWEST, HIGHEST = LEVELS[0].number, LEVELS[-1].number
+ANCHORS = ("random", "greedy")      # rated with the levels; greedy is 0 Elo
+
+# Measured Elo [95% interval] by player count and bot (level:N or an anchor).
+RATINGS: dict[int, dict[str, tuple[int, int, int]]] = {
+    2: {
+        "random": (-1147, -1364, -971),
+        "greedy": (0, 0, 0),
+        "level:1": (-263, -309, -218),
+        "level:2": (4, -29, 39),
+        "level:3": (194, 146, 254),
+        "level:4": (335, 280, 396),
+        "level:5": (434, 373, 495),
+        "level:6": (484, 409, 557),
+    },
+    4: {
+        "random": (-1329, -1353, -1304),
+        "greedy": (0, 0, 0),
+        "level:1": (-84, -122, -42),
+        "level:2": (148, 102, 197),
+        "level:3": (240, 186, 296),
+        "level:4": (329, 268, 390),
+        "level:5": (382, 313, 453),
+        "level:6": (503, 408, 606),
+    },
+}
+
+
+def level_of(text) -> Level:
+    """The level numbered by `text` ("3"); ValueError naming the levels there are."""
+    text = str(text).strip()
+    if text.isdecimal() and text.isascii() and len(text) <= 3:
+        number = int(text)
+        if LOWEST <= number <= HIGHEST:
+            return LEVELS[number - LOWEST]
+    raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, "
+                     f"got {shown(text)}")
+
+
+def level_spec(text) -> str:
+    """The bot spec of the level numbered by `text`."""
+    return level_of(text).spec
+
+
+def rating(level: Level, players: int):
+    """The measured (Elo, low, high) of `level` in `players`, or None."""
+    return RATINGS.get(players, {}).get(f"level:{level.number}")
+
+
+def pair_results(rows: list[dict]) -> dict:
+    """Per unordered pair of bots, per deal: (wins of the first by name, games)
+    from a tournament's game rows; in a game of more players every two seats
+    are one comparison, the better rank winning it (a shared rank: half each)."""
+    pairs: dict = {}
+    for row in rows:
+        bots, ranks = row["bots"], row["ranks"]
+        for i in range(len(bots)):
+            for j in range(i + 1, len(bots)):
+                if bots[i] == bots[j]:
+                    continue
+                a, b = sorted((i, j), key=lambda s: bots[s])
+                win = 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+                deals = pairs.setdefault((bots[a], bots[b]), {})
+                w, g = deals.get(row["deal"], (0.0, 0))
+                deals[row["deal"]] = (w + win, g + 1)
+    return pairs
+
+
+def elo_fit(totals: dict, anchor: str, prior: float = 0.5) -> dict:
+    """Bradley-Terry ratings on the Elo scale, `anchor` at 0, from
+    {(a, b): (wins of a, games)}. `prior` games of each played pair are
+    counted as drawn, so a bot that lost (or won) every game stays finite."""
+    names = sorted({n for pair in totals for n in pair})
+    wins = {n: 0.0 for n in names}
+    games: dict = {}
+    for (a, b), (w, g) in totals.items():
+        wins[a] += w + prior / 2
+        wins[b] += g - w + prior / 2
+        games[a, b] = games[b, a] = games.get((a, b), 0) + g + prior
+    strength = {n: 1.0 for n in names}
+    for _ in range(2000):       # the MM iteration (Hunter 2004); converges monotonically
+        new = {}
+        for n in names:
+            denom = sum(g / (strength[n] + strength[m]) for (x, m), g in games.items() if x == n)
+            new[n] = wins[n] / denom if denom else strength[n]
+        scale = new[anchor]
+        done = all(abs(new[n] / scale - strength[n]) < 1e-10 for n in names)
+        strength = {n: v / scale for n, v in new.items()}
+        if done:
+            break
+    return {n: 400 * math.log10(strength[n]) for n in names}
