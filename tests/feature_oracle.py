@@ -1,13 +1,13 @@
-"""The feature vector of mcts.features computed from the public API only
+"""The feature vector of mcts.searcher.features computed from the public API only
 (``state.raw()``, ``score_breakdown``, ``projected_scores`` and the 14
-features of ``mcts._search.eval_features_of``): an independent reading of the
+features of ``mcts.searcher._search.eval_features_of``): an independent reading of the
 documented layout, to check the compiled encoder against."""
 import numpy as np
 
 from ulm import (CARDS, COATS, COLOURS, PHASES, PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER, RIVER_LENGTH,
                  SOURCES, TOWER_TILES)
 
-from mcts.features import (DESC_ON_BOARD, DESC_UNSEEN, GLOBAL_SIZE, NUM_OUTER, NUM_TASK_KINDS,
+from mcts.searcher.features import (DESC_ON_BOARD, DESC_UNSEEN, GLOBAL_SIZE, NUM_OUTER, NUM_TASK_KINDS,
                            PLAYER_SIZE, ROUNDS, TURN_FLAGS)
 
 
@@ -24,7 +24,7 @@ def _one_hot(index: int, count: int) -> list[int]:
 
 def encode(state) -> np.ndarray:
     """The neutral feature vector of `state`, read through the public API."""
-    from mcts._search import eval_features_of
+    from mcts.searcher._search import eval_features_of
     r = state.raw()
     n = r["num_players"]
     assert n in (2, 3, 4)

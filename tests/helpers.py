@@ -8,9 +8,15 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import ulm
 from ulm import ACTION_NAMES, CARDS, COATS, COLOURS, DESCENDANTS, QUARTERS
 from ulm import _fastcore as core  # noqa: F401  (for the tests that import *)
+
+TESTS = Path(__file__).resolve().parent         # tests/: its helpers and golden files
+ROOT = TESTS.parent                              # the project's root
+EXAMPLES = ROOT / "examples"
 
 NO_TILE = -1
 BEFORE_DRAW, PUSH, ACTIONS, GAME_OVER = 0, 1, 2, 3

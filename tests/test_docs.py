@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md"),
                     *(ROOT / "lab").glob("*.md"), *(ROOT / "bench").rglob("*.md")])
 LINK = re.compile(r"\]\(([^)\s]+)\)")

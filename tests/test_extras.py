@@ -9,14 +9,13 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 # the modules of the extras web, picture, plot, tune and cluster (numpy is of the core:
 # `ulm train`)

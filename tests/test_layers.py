@@ -1,13 +1,17 @@
-"""The layers of the house: ulm <- mcts <- cli. A module imports only from its
-own layer and the ones below; nothing outside ulm/ reaches into its private
+"""The layers of the house: ulm <- mcts <- cli, and inside mcts the search <-
+play <- learning (mcts.searcher <- mcts.play <- mcts.learning, with the
+package's own __init__ on top, naming the public API). A module imports only
+from its own layer and the ones below; nothing outside ulm/ reaches into its private
 modules (ulm._fastcore and the like: `ulm` exports what others need); and no
 two modules import each other, directly or round a cycle. Imports inside
 functions count as much as those at the top."""
 import ast
 from pathlib import Path
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"ulm": 0, "mcts": 1, "cli": 2}
+# mcts's subpackages, lowest first; `mcts` itself (its __init__) stands on all three
+MCTS_LAYERS = ("mcts.searcher", "mcts.play", "mcts.learning")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -43,9 +47,19 @@ def private_imports(graph: dict) -> list:
                   for d in deps if d.startswith("ulm._"))
 
 
+def layer(module: str) -> tuple:
+    """Where `module` stands: its package's layer, then, inside mcts, its
+    subpackage's (bench/ stands on top of everything)."""
+    top = LAYERS.get(module.split(".")[0], len(LAYERS))
+    if top != LAYERS["mcts"]:
+        return (top, 0)
+    for rank, sub in enumerate(MCTS_LAYERS):
+        if module == sub or module.startswith(sub + "."):
+            return (top, rank)
+    return (top, len(MCTS_LAYERS))
+
+
 def against_the_layers(graph: dict) -> list:
-    def layer(m):
-        return LAYERS.get(m.split(".")[0], len(LAYERS))     # bench/ stands on top
     return sorted(f"{m} -> {d}" for m, deps in graph.items() for d in deps
                   if layer(d) > layer(m))
 
@@ -88,11 +102,29 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     for package in ("ulm", "mcts", "cli"):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("")
+    for sub in ("searcher", "play", "learning"):
+        (tmp_path / "mcts" / sub).mkdir()
+        (tmp_path / "mcts" / sub / "__init__.py").write_text("")
     (tmp_path / "ulm" / "_core.pyx").write_text("")
-    (tmp_path / "ulm" / "rules.py").write_text("def f():\n    import mcts.search\n")
-    (tmp_path / "mcts" / "search.py").write_text("from ulm import _core\nimport mcts.bots\n")
-    (tmp_path / "mcts" / "bots.py").write_text("from mcts.search import x\n")
+    (tmp_path / "ulm" / "rules.py").write_text("def f():\n    import mcts.searcher.search\n")
+    (tmp_path / "mcts" / "searcher" / "search.py").write_text(
+        "from ulm import _core\nimport mcts.play.bots\n")
+    (tmp_path / "mcts" / "play" / "bots.py").write_text(
+        "from mcts.searcher.search import x\nfrom mcts.learning import train\n")
+    (tmp_path / "mcts" / "learning" / "train.py").write_text("from mcts import play\n")
     graph = project_graph(tmp_path)
-    assert private_imports(graph) == ["mcts.search -> ulm._core"]
-    assert against_the_layers(graph) == ["ulm.rules -> mcts.search"]
-    assert cycles(graph) == ["mcts.bots -> mcts.search -> mcts.bots"]
+    assert private_imports(graph) == ["mcts.searcher.search -> ulm._core"]
+    assert against_the_layers(graph) == ["mcts.play.bots -> mcts.learning.train",
+                                         "mcts.searcher.search -> mcts.play.bots",
+                                         "ulm.rules -> mcts.searcher.search"]
+    assert cycles(graph) == ["mcts.play.bots -> mcts.searcher.search -> mcts.play.bots"]
+
+
+def test_mcts_modules_live_in_its_subpackages():
+    """mcts/ holds its __init__ and the three subpackages, no loose modules: a
+    module's folder says which concern it serves."""
+    loose = sorted(p.name for p in (ROOT / "mcts").iterdir()
+                   if p.suffix in (".py", ".pyx", ".pxd", ".pxi") and p.name != "__init__.py")
+    assert loose == []
+    assert sorted(p.name for p in (ROOT / "mcts").iterdir() if p.is_dir()
+                  and (p / "__init__.py").exists()) == ["learning", "play", "searcher"]

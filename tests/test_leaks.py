@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import click
 import pytest
@@ -23,6 +22,7 @@ from ulm._fastcore import SEATS
 from ulm.decisions import decision_words
 from ulm.positions import dumps, position_to_state, state_to_position
 from ulm.records import GameRecord, replay
+from helpers import EXAMPLES
 
 PLAYERS = [2, 3, 4]
 
@@ -64,12 +64,12 @@ def test_play_human_log(players, seed, monkeypatch, tmp_path):
     """A person (Red) against bots, taking the first decision listed each time: every line
     the terminal shows is checked against the real game when Red is asked next."""
     import cli.human_cmd
-    import mcts.session
+    import mcts.play.session
     from cli.human_cmd import play_human
     games, lines, seen, checked = [], [], set(), [0]
     after_bot = []                # (state, seen) after each decision of a bot
 
-    class Spy(mcts.session.PlaySession):
+    class Spy(mcts.play.session.PlaySession):
         def __init__(self, *args, **kw):
             super().__init__(*args, **kw)
             games.append(self)
@@ -398,7 +398,7 @@ def test_web_review(players, seed):
 
 
 def test_web_review_shows_an_annotation_and_hints_only_through_their_seats_eyes():
-    data = json.loads((Path(__file__).resolve().parent.parent / "examples" / "record-2p.json")
+    data = json.loads((EXAMPLES / "record-2p.json")
                       .read_text())
     with TestClient(create_app(max_seconds=5)) as c:
         gid = c.post("/api/games", json={"mode": "review", "record": data}).json()["id"]

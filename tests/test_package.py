@@ -3,7 +3,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_missing_core_gives_build_instructions():
@@ -80,6 +79,7 @@ import tarfile  # noqa: E402
 import tomllib  # noqa: E402
 
 import pytest  # noqa: E402
+from helpers import ROOT  # noqa: E402
 
 BUILD_PRODUCTS = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                         "*.pyc", "*.so", "*.o", ".pytest_cache", ".benchmarks")
@@ -129,8 +129,8 @@ def test_sdist_holds_what_its_tests_need(sdist):
         assert not missing, (folder, sorted(missing))
     for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFEST.in",
                  "ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_api.pxi", "ulm/data/board.json",
-                 "mcts/_search.pyx", "mcts/_search.pyi", "mcts/py.typed",
-                 "mcts/_features.pxi", "mcts/models/learned-2p-v2.npz",
+                 "mcts/searcher/_search.pyx", "mcts/searcher/_search.pyi", "mcts/py.typed",
+                 "mcts/searcher/_features.pxi", "mcts/searcher/models/learned-2p-v2.npz",
                  "tests/golden/legal_counts.txt", "examples/generate.py"):
         assert name in names, name
     built = sorted(n for n in names if n.endswith((".c", ".so", ".o", ".pyc")))
@@ -159,10 +159,11 @@ def test_wheel_carries_no_generated_c(tmp_path):
              if p.is_file()}
     assert not [f for f in files if f.endswith(".c")], sorted(files)
     for name in ("ulm/_fastcore.pyx", "ulm/_fastcore.pxd", "ulm/_fastcore.pyi", "ulm/py.typed",
-                 "ulm/data/board.json", "mcts/_search.pxd", "mcts/_search.pyi", "mcts/py.typed",
+                 "ulm/data/board.json", "mcts/searcher/_search.pxd", "mcts/searcher/_search.pyi",
+                 "mcts/py.typed",
                  "cli/main.py",
-                 "mcts/models/learned-2p-v2.npz", "mcts/models/learned-3p-v2.npz",
-                 "mcts/models/learned-4p-v2.npz"):
+                 "mcts/searcher/models/learned-2p-v2.npz", "mcts/searcher/models/learned-3p-v2.npz",
+                 "mcts/searcher/models/learned-4p-v2.npz"):
         assert name in files, name
 
 

@@ -8,11 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from helpers import ROOT as PROJECT
 
 # skipped only outside CI (a developer without the peers extra); in CI it must be there
 pyspiel = pytest.importorskip("pyspiel") if not os.environ.get("CI") else __import__("pyspiel")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(PROJECT)
 PEERS = os.path.join(ROOT, "bench", "peers")
 for _p in (ROOT, PEERS):
     if _p not in sys.path:

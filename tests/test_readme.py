@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import doctest
 import re
-from pathlib import Path
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tour() -> str:

@@ -6,11 +6,10 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ("mypy", "ruff")
 
 
@@ -57,9 +56,9 @@ def _stubbed(stub: ast.Module) -> set:
 
 
 def test_the_search_stub_lists_every_public_name_of_the_compiled_search():
-    """mcts/_search.pyi stays in step with the compiled module: its names, and
+    """mcts/searcher/_search.pyi stays in step with the compiled module: its names, and
     the Searcher's methods and attributes."""
-    from mcts import _search
+    from mcts.searcher import _search
     stub = ast.parse((ROOT / "mcts" / "_search.pyi").read_text(encoding="utf-8"))
     assert _stubbed(stub) == {n for n in dir(_search) if not n.startswith("_")}
     searcher = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Searcher")

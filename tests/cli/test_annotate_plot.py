@@ -2,8 +2,8 @@
 the legend), also when the mistakes lie close together; measured on the figure drawn."""
 import pytest
 
-import mcts.annotate
-from mcts.annotate import Annotation, AnnotationReport
+import mcts.play.annotate
+from mcts.play.annotate import Annotation, AnnotationReport
 from ulm import ACTION_NAMES
 
 pytest.importorskip("matplotlib")
@@ -24,7 +24,7 @@ def _label_boxes(report, monkeypatch, tmp_path, mark):
         fig.canvas.draw()
         figures.append(fig)
 
-    monkeypatch.setattr(mcts.annotate, "_save_figure", keep)
+    monkeypatch.setattr(mcts.play.annotate, "_save_figure", keep)
     monkeypatch.setattr("matplotlib.pyplot.close", lambda fig=None: None)
     report.plot(tmp_path / "plot.png", mark=mark)
     fig = figures[0]

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from helpers import assert_input_error
+from helpers import assert_input_error, ROOT
+from signatures import SIGNATURE, V02_SIGNATURE
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 COMMANDS = ["new", "show", "validate", "replay", "suggest", "play", "tournament", "bench",
             "apply", "annotate", "ladder", "tune"]
@@ -278,7 +278,7 @@ def test_integers_beyond_what_the_search_takes_are_refused(args, words, tmp_path
 
 def test_max_iterations_is_the_compiled_limit():
     from mcts import MAX_ITERATIONS, search
-    from mcts.tournament import MAX_GAMES, TournamentConfig, TournamentError, validate_config
+    from mcts.play.tournament import MAX_GAMES, TournamentConfig, TournamentError, validate_config
     from ulm.game import Game
     assert MAX_ITERATIONS == 2 ** 31 - 1
     state = Game(players=2).new_game(1)
@@ -517,7 +517,7 @@ def _rows_by_game(folder):
 
 
 def test_tournament_resumes_only_the_missing_games(tmp_path, monkeypatch):
-    import mcts.games as games
+    import mcts.play.bot_game as games
     out = tmp_path / "t"
     args = ["tournament", "--bots", "greedy", "ismcts:iterations=30", "--players", 2,
             "--games", 10, "--seed", 7, "--workers", 1, "--out", out, "--quiet"]
@@ -658,58 +658,7 @@ def test_bench_quick_json_has_the_documented_keys():
     assert data["signature"] == SIGNATURE
 
 
-# The bench signature, pinned: any change to the search, the rules or the
-# seeding changes these counts. Update them only for an intended change (and
-# say why in the commit message). Pinned for the default search: the learned
-# evaluation 2 turns on, explore="scaled" with c 2, implicit minimax backups
-# (minimax 0.3).
-SIGNATURE = {
-    "iterations": 5000, "tree_nodes": 5001, "best_action": "push column 1 from bottom",
-    "best_visits": 4020,
-    "root_visits": {
-        "push row 1 from left": 36,
-        "push row 2 from left": 12,
-        "push row 3 from left": 92,
-        "push row 1 from right": 13,
-        "push row 2 from right": 502,
-        "push row 3 from right": 7,
-        "push column 1 from top": 30,
-        "push column 2 from top": 24,
-        "push column 3 from top": 72,
-        "push column 1 from bottom": 4020,
-        "push column 2 from bottom": 19,
-        "push column 3 from bottom": 89,
-        "joker: take gray from the docks": 30,
-        "joker: take white from the docks": 13,
-        "joker: take brown from the docks": 14,
-        "joker: take orange from the docks": 27,
-    },
-}
 
-# The same search by the default of release 0.2 (the linear evaluation 8 turns
-# on): the v0.2 preset repeats it (tests/test_search_options.py).
-V02_SIGNATURE = {
-    "iterations": 5000, "tree_nodes": 5001, "best_action": "joker: take gray from the docks",
-    "best_visits": 2714,
-    "root_visits": {
-        "push row 1 from left": 311,
-        "push row 2 from left": 37,
-        "push row 3 from left": 115,
-        "push row 1 from right": 84,
-        "push row 2 from right": 417,
-        "push row 3 from right": 37,
-        "push column 1 from top": 127,
-        "push column 2 from top": 105,
-        "push column 3 from top": 304,
-        "push column 1 from bottom": 426,
-        "push column 2 from bottom": 42,
-        "push column 3 from bottom": 118,
-        "joker: take gray from the docks": 2714,
-        "joker: take white from the docks": 44,
-        "joker: take brown from the docks": 39,
-        "joker: take orange from the docks": 80,
-    },
-}
 
 
 def test_bench_signature_is_pinned():

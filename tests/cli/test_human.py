@@ -1,12 +1,12 @@
 """`ulm play --human SEAT`: a person against bots in the terminal, scripted through
-CliRunner input; mcts.session.PlaySession underneath."""
+CliRunner input; mcts.play.session.PlaySession underneath."""
 import json
 import re
 
 from click.testing import CliRunner
 
 from cli.main import main
-from mcts.session import PlaySession
+from mcts.play.session import PlaySession
 from ulm import ACTION_NAMES
 from ulm.records import load_record
 

@@ -21,8 +21,8 @@ from click.testing import CliRunner
 import ulm
 from cli.main import main
 from mcts import MAX_WORKERS, make_bot, search
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 NEW_2P = str(ROOT / "examples" / "new-2p.json")
 PUSH_4P = str(ROOT / "examples" / "push-4p-view.json")   # a choice: forced decisions are not searched
 ULM = [sys.executable, "-m", "cli"]

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,14 +13,14 @@ from click.testing import CliRunner
 import ulm
 from cli.human_cmd import _columns
 from cli.main import main
-from mcts.session import PlaySession
+from mcts.play.session import PlaySession
 from ulm import ACTION_NAMES, CARDS
 from ulm.decisions import DecisionError, chance_name
 from ulm.follow import options, parse_decision
 from ulm.positions import dumps, position_to_state, state_to_position
 from ulm.records import load_record
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 RED, BLUE = 0, 1
 
@@ -80,7 +79,7 @@ def test_list_after_decisions_one_decision_and_chance_events():
 def test_list_of_a_hidden_draw_names_no_card(tmp_path):
     """Red buys a card Blue cannot see: Blue's list has one entry, 'Red drew a card'; a
     full position's lists every card the pile holds."""
-    from mcts.bots import make_bot
+    from mcts.play.bots import make_bot
     from ulm._fastcore import TASKS
     from ulm.decisions import hidden_from
     state = ulm.Game(players=2).new_game(seed=2)
@@ -300,7 +299,7 @@ def test_resume_errors(tmp_path):
 
 
 def test_bots_lists_every_bot_and_option():
-    from mcts.bots import BOTS, OPTIONS
+    from mcts.play.bots import BOTS, OPTIONS
     res = run("bots")
     assert res.exit_code == 0, res.output
     for name in BOTS:
@@ -310,8 +309,8 @@ def test_bots_lists_every_bot_and_option():
     assert "ismcts 1000" in res.stdout and "pimc 10" in res.stdout
     data = json.loads(run("bots", "--json").stdout)
     assert set(data["bots"]) == set(BOTS) and set(data["options"]) == set(OPTIONS)
-    import mcts.bots
-    assert "``ulm bots`` lists them" in mcts.bots.__doc__
+    import mcts.play.bots
+    assert "``ulm bots`` lists them" in mcts.play.bots.__doc__
 
 
 # --- a real terminal ---------------------------------------------------------------------------

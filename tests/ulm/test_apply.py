@@ -5,7 +5,6 @@ stay that seat's view of the real game at every step (hidden draws of the
 opponents stay hidden; cards and coats they reveal later are swapped in)."""
 import json
 import random
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,8 +17,8 @@ from ulm.decisions import DecisionError, chance_name
 from ulm.follow import apply_decision, decision_names
 from ulm.positions import PositionError, dumps, position_to_state, state_to_position
 from ulm.records import load_record
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 

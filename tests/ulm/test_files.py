@@ -4,17 +4,16 @@ whole or not at all, with the usual permissions, never replacing a device."""
 import json
 import os
 import stat
-from pathlib import Path
 
 import pytest
 
-from mcts.tournament import TournamentConfig, TournamentError, run_tournament
+from mcts.play.tournament import TournamentConfig, TournamentError, run_tournament
 from ulm.board import BoardError, load_board
 from ulm.jsonfile import MAX_BYTES, check_writable, read_json, write_atomically
 from ulm.positions import PositionError, load_position
 from ulm.records import RecordError, load_record
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 BOARD = ROOT / "ulm" / "data" / "board.json"
 

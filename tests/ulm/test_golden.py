@@ -12,7 +12,7 @@ The test replays every line and compares. A change in move generation, in the or
 number of chance outcomes, or in scoring shows up as a mismatch (the message names the first
 decision that differs). After an INTENDED rule change, rewrite the file with
 
-    python tests/test_golden.py --regenerate
+    python tests/ulm/test_golden.py --regenerate
 
 (from the repository root) and review the diff before committing it.
 """
@@ -22,14 +22,15 @@ import random
 import sys
 from pathlib import Path
 
-if __name__ == "__main__":  # run as a script: make the package importable from the root
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == "__main__":  # run as a script: the package and the tests' helpers importable
+    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
 
 import pytest  # noqa: E402
 
 import ulm  # noqa: E402
+from helpers import TESTS  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "legal_counts.txt"
+GOLDEN = TESTS / "golden" / "legal_counts.txt"
 
 GAMES = [
     (2, "basic", 11),
@@ -82,8 +83,8 @@ def read_golden() -> dict[str, str]:
 
 def regenerate() -> None:
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-    out = ["# Legal-action counts along fixed seeded lines (see tests/test_golden.py).",
-           "# Regenerate: python tests/test_golden.py --regenerate"]
+    out = ["# Legal-action counts along fixed seeded lines (see tests/ulm/test_golden.py).",
+           "# Regenerate: python tests/ulm/test_golden.py --regenerate"]
     out += [render(*g) for g in GAMES]
     GOLDEN.write_text("\n".join(out) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN} ({len(GAMES)} games)")
@@ -135,7 +136,7 @@ def test_legal_action_counts_match_golden(game):
                 f"(golden {exp_counts[first] if first < len(exp_counts) else '-'}, "
                 f"now {got_counts[first] if first < len(got_counts) else '-'}) at {where}. "
                 f"Golden header: {exp_head!r}, now: {got_head!r}. If the change is intended, "
-                f"run: python tests/test_golden.py --regenerate")
+                f"run: python tests/ulm/test_golden.py --regenerate")
 
 
 def test_line_is_reproducible():
@@ -149,5 +150,5 @@ if __name__ == "__main__":
         regenerate()
     else:
         print(__doc__)
-        print("usage: python tests/test_golden.py --regenerate")
+        print("usage: python tests/ulm/test_golden.py --regenerate")
         sys.exit(2)

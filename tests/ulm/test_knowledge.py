@@ -18,15 +18,12 @@ from collections import Counter
 
 import pytest
 
-from helpers import (ACTIONS, card, cards_mask, check_invariants, chance, coat, do, fresh,
-                     legal, mask_cards)
+from helpers import (card, cards_mask, check_invariants, chance, coat, do, legal, mask_cards)
 import ulm
 from ulm import CARDS, COATS
-from ulm._fastcore import TASKS
 from ulm.positions import observation, position_to_state
+from constructed import GROUP, coat_state, deal, knowledge_state, leaning, reshuffled, with_task
 
-TASK = {name: code for code, name in TASKS.items()}
-ALL_CARDS = (1 << len(CARDS)) - 1
 ALL_COATS = (1 << len(COATS)) - 1
 DRAWS = 2000
 
@@ -65,42 +62,8 @@ def changed(s: ulm.State, fn) -> ulm.State:
     return t
 
 
-def with_task(s: ulm.State, player: int, *tasks: str) -> ulm.State:
-    """Seat `player` in its action phase with these tasks pending (last one on top)."""
-    r = s.raw()
-    r["turn_player"] = player
-    r["phase"] = ACTIONS
-    r["free_play"] = 0
-    for i, t in enumerate(tasks):
-        r["task"][i] = TASK[t]
-        r["task_arg"][i] = 0
-    r["n_tasks"] = len(tasks)
-    s.set_raw(r)
-    return s
 
 
-def deal(hands: dict[int, list[str]], discard=(), front: dict[int, list[str]] | None = None,
-         pile=None) -> ulm.State:
-    """3 players (basic), set-up of seed 4, with these hands, discard pile and cards in
-    front; the draw pile holds the rest (or `pile`, the rest then in front of Red)."""
-    s = fresh(players=3, seed=4)
-    r = s.raw()
-    taken = cards_mask(*discard)
-    for p, names in hands.items():
-        r["players"][p]["hand"] = cards_mask(*names)
-        taken |= cards_mask(*names)
-    for p, names in (front or {}).items():
-        r["players"][p]["front"] |= cards_mask(*names)
-        taken |= cards_mask(*names)
-    r["discard"] = cards_mask(*discard)
-    if pile is None:
-        r["pile"] = ALL_CARDS & ~taken
-    else:
-        r["pile"] = cards_mask(*pile)
-        r["players"][0]["front"] |= ALL_CARDS & ~taken & ~r["pile"]
-    s.set_raw(r)
-    check_invariants(s)
-    return s
 
 
 # ---------------------------------------------------------------------------
@@ -178,20 +141,9 @@ def test_goose_pick_forgotten_when_played_R_INFO_3a():
 # ---------------------------------------------------------------------------
 # R-INFO-3 (b): the cards of a reshuffle form a public group
 
-GROUP = ["Steeple II", "Steeple III", "Nave II", "Nave III"]
 BEFORE = ["Choir II", "City Wall", "Ulm Chronicle"]   # Green's 2 cards and Blue's first
 
 
-def reshuffled() -> ulm.State:
-    """Green holds 2 cards drawn face down; the pile holds only Ulm Chronicle and the
-    discard pile 4 cards. Blue draws 2 cards: Ulm Chronicle, then (the pile is empty, the
-    discard pile is shuffled into a new pile, R-CARD-GET-2) Nave II."""
-    s = deal({2: ["Choir II", "City Wall"]}, discard=GROUP, pile=["Ulm Chronicle"])
-    with_task(s, 1, "card to hand", "card to hand")
-    chance(s, "card Ulm Chronicle")
-    assert s.is_chance_node() and s.raw()["reshuffles"] == 1
-    chance(s, "card Nave II")
-    return s
 
 
 def test_reshuffle_group_in_every_world_R_INFO_3b():
@@ -297,41 +249,8 @@ def test_every_look_ends_kept_or_face_up_in_random_games_R_INFO_3c():
 # ---------------------------------------------------------------------------
 # R-COAT-4: who knows each coat under the stack
 
-def coat_state(unknown, tail) -> ulm.State:
-    """3 players, Blue (seat 1) in its action phase with a seal action beside the Leaning
-    House. tail: [(coat, seat who put it, known-to seats)], top first; the other coats
-    belong to Red and Green (golden ones with a crest each)."""
-    s = fresh(players=3, seed=4)
-    r = s.raw()
-    r["coat_unknown"] = sum(1 << coat(c) for c in unknown)
-    r["coat_tail_len"] = len(tail)
-    r["coat_tail"] = [coat(c) for c, _, _ in tail] + [0] * (12 - len(tail))
-    r["coat_tail_by"] = [by for _, by, _ in tail] + [0] * (12 - len(tail))
-    r["coat_tail_known"] = [sum(1 << k for k in known) for _, _, known in tail] \
-        + [0] * (12 - len(tail))
-    inside = set(unknown) | {c for c, _, _ in tail}
-    board = ulm.Game(players=3).table
-    for i, name in enumerate(COATS):
-        if name in inside:
-            continue
-        q = board["coat_quarter"][i]
-        owner = 2
-        if q >= 0:
-            owner = min((0, 2, 1), key=lambda p: 3 - r["players"][p]["crests_left"])
-            r["players"][owner]["crests_left"] -= 1
-            r["crest_owner"][q] = owner
-        r["coat_owner"][i] = owner
-        r["players"][owner]["coats"] |= 1 << i
-    r["turn_player"], r["phase"] = 1, ACTIONS
-    r["avail"] = [0, 0, 0, 0, 1]
-    r["players"][1]["barge"] = 0                   # beside the Leaning House
-    s.set_raw(r)
-    return s
 
 
-def leaning(s: ulm.State) -> ulm.State:
-    """Blue seals in the Leaning House: it draws 2 coats (R-PRIV-LEANING)."""
-    return do(s, "seal in Leaning House")
 
 
 def test_coat_put_back_stays_known_R_COAT_4():
@@ -438,19 +357,8 @@ def test_coat_view_round_trip_R_COAT_4():
 # ---------------------------------------------------------------------------
 # position files: the knowledge fields are validated (docs/positions.md, section 3)
 
-def knowledge_state() -> ulm.State:
-    """After `reshuffled()`, Blue also takes Works of Art I face up from the discard pile:
-    Blue holds one hidden card of each group and one known card."""
-    s = with_task(goose_on(reshuffled()), 1, "goose tower choice")
-    return do(s, "take Works of Art I from the discard pile")
 
 
-def goose_on(s: ulm.State) -> ulm.State:
-    r = s.raw()
-    r["discard"] |= cards_mask("Works of Art I")
-    r["players"][0]["front"] &= ~cards_mask("Works of Art I")
-    s.set_raw(r)
-    return s
 
 
 def _set(*path_value):

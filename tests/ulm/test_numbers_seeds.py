@@ -22,12 +22,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from helpers import assert_input_error
-from mcts.bots import BOTS, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_WEIGHT, make_bot
+from helpers import assert_input_error, ROOT
+from mcts.play.bots import BOTS, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_WEIGHT, make_bot
 from ulm.jsonfile import MAX_DIGITS, loads
 from ulm.numbers import MAX_SEED, check_seed, parse_seed, shown
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 DIGITS_5000 = "9" * 5000
 

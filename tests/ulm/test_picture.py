@@ -4,7 +4,6 @@ and the PNG."""
 import json
 import struct
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ from ulm import ACTION_NAMES
 from ulm._fastcore import PUSH_ENTRIES
 from ulm.picture import action_target, board_png, board_svg
 from ulm.positions import position_to_state, state_to_position
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -301,7 +300,7 @@ def test_a_card_taken_face_up_is_drawn_in_the_hand_it_went_to_R_INFO_3a():
     `ulm show` says: "3 cards: Works of Art I (known to all) and 2 hidden"); Blue's own
     marks it too. No card a viewer cannot know is named (the leak oracle)."""
     from leaks import assert_no_leak
-    from test_knowledge import knowledge_state
+    from constructed import knowledge_state
     state = knowledge_state()
     for viewer in (0, 2):
         svg = board_svg(state, viewer=viewer)
@@ -317,7 +316,7 @@ def test_the_coats_a_viewer_knows_under_the_stack_are_drawn_R_COAT_4():
     """Red put S-1 under (known to Red and Blue), Blue put G-Garden under (known to Blue):
     each picture draws the coats its viewer knows there, no other."""
     from leaks import assert_no_leak
-    from test_knowledge import coat_state
+    from constructed import coat_state
     state = coat_state(["S-2", "S-4", "G-Goose"], [("S-1", 0, [0, 1]), ("G-Garden", 1, [1])])
     both = ["S-1", "G-Garden"]
     for viewer, shown in ((0, ["S-1"]), (1, both), (2, []), (None, both)):
@@ -334,7 +333,7 @@ def test_a_coat_being_looked_at_that_the_viewer_knows_is_drawn_R_COAT_4():
     at 2 coats and which of them is S-1; Green sees only the count."""
     from helpers import chance, coat
     from leaks import assert_no_leak
-    from test_knowledge import coat_state, leaning
+    from constructed import coat_state, leaning
     s = leaning(coat_state(["S-2", "S-3", "G-Oath"], [("S-1", 0, [0])]))
     r = s.raw()
     r["coat_unknown"] = 1 << coat("S-2")
@@ -392,7 +391,7 @@ def test_what_a_reshuffle_tells_is_drawn_R_INFO_3b():
     show` does) and, for an opponent's hidden cards, from which pile each came; the list
     is one element, read whole (it names every card of the reshuffle, so no leak)."""
     from leaks import assert_no_leak
-    from test_knowledge import knowledge_state
+    from constructed import knowledge_state
     state = knowledge_state()
     pos = state_to_position(state, 0)
     svg = board_svg(state, viewer=0)

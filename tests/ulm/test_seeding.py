@@ -3,9 +3,9 @@ neighbouring seeds, and bots whose spec seed still gives each game its own strea
 import pytest
 
 import ulm
-from mcts.bots import make_bot
-from mcts.games import play_game
-from mcts.tournament import TournamentConfig, run_tournament
+from mcts.play.bots import make_bot
+from mcts.play.bot_game import play_game
+from mcts.play.tournament import TournamentConfig, run_tournament
 
 MASK = 2 ** 64 - 1
 

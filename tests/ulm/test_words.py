@@ -1,6 +1,5 @@
 """Advice in players' words: card plays named by what they do (R-CARD-PLAY-1), the
 advice's columns explained, plurals right."""
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -10,8 +9,8 @@ from cli.main import main
 from ulm.decisions import decision_label
 from ulm.follow import parse_decision
 from ulm.render import plural
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_card_plays_in_players_words_R_CARD_PLAY_1():

@@ -1,11 +1,11 @@
 """The points on the web page (Chromium driven by Playwright, as
-tests/test_serve_browser.py): the advice's column "points", the best three on
+tests/cli/web/test_serve_browser.py): the advice's column "points", the best three on
 the board with their points, the reason in points, a review by points."""
 from __future__ import annotations
 
 import re
 
-from test_points import decided_game
+from constructed import decided_game
 from browser_helpers import game_now as _game
 from browser_helpers import wait_for_human as _wait_for_human
 

@@ -10,10 +10,11 @@ from starlette.testclient import TestClient
 
 from cli.web.app import create_app
 from leaks import assert_no_leak, seen_cards
-from mcts.search import POINT_SOURCES
+from mcts.searcher.search import POINT_SOURCES
 from ulm import ACTION_NAMES
 from ulm.records import replay
 from web_helpers import error_of, wait_for
+from helpers import EXAMPLES
 
 JSON = {"content-type": "application/json"}
 
@@ -125,8 +126,7 @@ def test_a_point_the_viewer_may_not_analyse_is_refused(client):
 
 
 def test_a_review_seen_by_one_seat_hints_only_at_its_decisions(client):
-    from pathlib import Path
-    data = json.loads((Path(__file__).parent.parent / "examples" / "record-2p.json").read_text())
+    data = json.loads((EXAMPLES / "record-2p.json").read_text())
     rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
     gid = rv["id"]
     rv = client.post(f"/api/games/{gid}/goto", json={"index": 0, "as": "Red"}).json()
@@ -234,7 +234,7 @@ def _check_hint_then(c, gid, k, state, seen):
 
 def _without_score_sheet(job: dict) -> dict:
     """A hint's job without the labels of its points' scoring sources: they are the score
-    sheet's fixed rows (mcts.search.POINT_SOURCES, where "Siege" is a row, not a card seen), as the
+    sheet's fixed rows (mcts.searcher.search.POINT_SOURCES, where "Siege" is a row, not a card seen), as the
     coats printed on the board are its furniture; every figure stays."""
     out = json.loads(json.dumps(job))
     for advice in (out.get("partial"), out.get("result")):
@@ -368,8 +368,7 @@ def test_chances_only_at_the_persons_decisions_in_play(client):
                                         "seed": 3}).json()
     msg = error_of(client.post(f"/api/games/{g['id']}/chance", json={"seconds": 0.1}), 409)
     assert msg.startswith("hint: it is Red's turn (ismcts:time=5)")
-    from pathlib import Path
-    data = json.loads((Path(__file__).parent.parent / "examples" / "record-2p.json").read_text())
+    data = json.loads((EXAMPLES / "record-2p.json").read_text())
     rv = client.post("/api/games", json={"mode": "review", "record": data}).json()
     assert error_of(client.post(f"/api/games/{rv['id']}/chance", json={"seconds": 0.1}),
                     409) == "chance: a person's chances are followed in Play"

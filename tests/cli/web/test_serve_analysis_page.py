@@ -8,6 +8,7 @@ import time
 import pytest
 from browser_helpers import game_now as _game
 from browser_helpers import wait_for_human as _wait_for_human
+from helpers import EXAMPLES
 
 
 def _start(page, server, seats, seed):
@@ -187,8 +188,7 @@ def _wait_job(page, job):
 
 def _annotated_review(page, server):
     """The 2-player example record under review with both seats checked (short searches)."""
-    from pathlib import Path
-    record = Path(__file__).resolve().parent.parent / "examples" / "record-2p.json"
+    record = EXAMPLES / "record-2p.json"
     page.goto(server + "/?mode=review")
     page.set_input_files("#upload-record", str(record))
     page.wait_for_selector("#review-controls:not([hidden])")

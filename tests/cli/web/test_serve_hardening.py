@@ -336,13 +336,13 @@ def test_two_server_processes_on_one_file_lose_nothing(tmp_path):
 
 def _model_paths(tmp_path: Path) -> list[str]:
     """Paths a caller might probe: a real model, a file, a folder, nothing, junk."""
-    from mcts.learned import LEARNED_MODELS, shipped_model
+    from mcts.searcher.learned import LEARNED_MODELS, shipped_model
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"PK\x03\x04 not a zip at all")
     empty = tmp_path / "empty.npz"
     np.savez(empty, w=np.zeros(3))
     return [shipped_model(LEARNED_MODELS[2]), "/etc/passwd", str(tmp_path), "/no/such/file",
-            str(junk), str(empty), "../mcts/models/learned-2p-v2.npz", "models/learned-2p-v2",
+            str(junk), str(empty), "../mcts/searcher/models/learned-2p-v2.npz", "models/learned-2p-v2",
             "learned-9p-v2", "", "~/x.npz", "x" * 5000, "nan", "-1", "5"]
 
 

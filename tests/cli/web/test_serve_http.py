@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,8 +18,8 @@ from ulm import ACTION_NAMES
 from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import replay
 from web_helpers import error_of as _error, wait_for as _wait
+from helpers import ROOT, EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # what the page sends with every request that changes something (cli/web/static/app.js)
 JSON = {"content-type": "application/json"}
 
@@ -126,8 +125,8 @@ def test_bots_of_many_games_search_one_at_a_time_with_one_slot(monkeypatch):
     of two games never search at the same time, and both games go on."""
     import threading
 
-    import mcts.bots
-    real, lock = mcts.bots.search, threading.Lock()
+    import mcts.play.bots
+    real, lock = mcts.play.bots.search, threading.Lock()
     now, most = [0], [0]
 
     def counted(*args, **kwargs):
@@ -139,7 +138,7 @@ def test_bots_of_many_games_search_one_at_a_time_with_one_slot(monkeypatch):
         finally:
             with lock:
                 now[0] -= 1
-    monkeypatch.setattr(mcts.bots, "search", counted)
+    monkeypatch.setattr(mcts.play.bots, "search", counted)
     with TestClient(headers=JSON, app=create_app(max_seconds=5, max_bots=1)) as c:
         assert c.get("/api/info").json()["max_bots"] == 1
         bots = ["ismcts:iterations=300", "ismcts:iterations=300,seed=1"]
@@ -756,7 +755,7 @@ def test_only_json_bodies_and_only_local_host_names():
 def test_the_page_is_package_data():
     """`pip install .` (not only -e) and the sdist ship the page: cli.web and static/."""
     import re
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     conf = (root / "pyproject.toml").read_text()       # (tomllib is Python 3.11+ only)
     packages = re.search(r"^packages = \[(.*)\]$", conf, re.M).group(1)
     assert '"cli.web"' in packages

@@ -16,7 +16,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 import segno
@@ -29,13 +28,13 @@ from cli.main import main
 from cli.web.app import STATIC, create_app
 from web_helpers import error_of
 from browser_helpers import served as serving
+from helpers import EXAMPLES
 
 TOKEN = secrets.token_urlsafe(32)
 LAN = "192.0.2.7"                      # the machine's network address, injected (TEST-NET-1)
 LOCAL = ["127.0.0.1", "localhost", "::1", "[::1]"]
 BASE = "http://127.0.0.1:8765"
 JSON = {"content-type": "application/json"}
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CHROMIUM = "/usr/bin/chromium"
 
 

@@ -1,11 +1,11 @@
 """`ulm serve` on a phone: Chromium with a phone's viewport (390×844 CSS px, device
-scale 3, touch), driven by taps alone (Playwright, as tests/test_serve_browser.py).
+scale 3, touch), driven by taps alone (Playwright, as tests/cli/web/test_serve_browser.py).
 
 The page shows the part of the board where the decision is made, zoomed: every
 target of the decision shown is at least 40×40 CSS px, every word shown at least
 9 px (its font size times the picture's scale, measured in the page), and the
 decision buttons are on the first screen. The screenshots go where
-tests/test_serve_browser.py puts its own (ULM_SCREENSHOTS=docs/images refreshes
+tests/cli/web/test_serve_browser.py puts its own (ULM_SCREENSHOTS=docs/images refreshes
 the docs' pictures)."""
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 every import a file of the page, checked by TypeScript (`// @ts-check`, JSDoc
 types; tsconfig.json, package.json: `npm ci` installs the pinned compiler), and
 what the server knows (seats, bots, whether a hint may be asked) read from it
-rather than written into the page. The page's behaviour: tests/test_serve_browser.py."""
+rather than written into the page. The page's behaviour: tests/cli/web/test_serve_browser.py."""
 from __future__ import annotations
 
 import mimetypes
@@ -15,8 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cli.web.app import create_app
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "cli" / "web" / "static"
 MODULES = sorted(STATIC.glob("*.js"))
 TSC = ROOT / "node_modules" / ".bin" / "tsc"

@@ -1,5 +1,5 @@
-"""Learning an evaluation from self-play: the feature encoder (mcts/features.py),
-the data sets (mcts/selfplay.py), the models (mcts/train.py) and `ulm train`."""
+"""Learning an evaluation from self-play: the feature encoder (mcts/searcher/features.py),
+the data sets (mcts/learning/selfplay.py), the models (mcts/learning/train.py) and `ulm train`."""
 from __future__ import annotations
 
 import json
@@ -11,11 +11,12 @@ from click.testing import CliRunner
 import ulm
 from cli.main import main
 from helpers import assert_input_error
-from mcts import features as F
-from mcts.selfplay import (DATASET_FORMAT, DatasetError, SelfplayConfig, load_dataset,
+from mcts.searcher import features as F
+from mcts.learning.selfplay import (DatasetError, SelfplayConfig, load_dataset,
                            merge_datasets, run_selfplay, save_dataset)
-from mcts.model import Model, TrainError, load_model, save_model
-from mcts.train import FitConfig, fit, gradients, init_params
+from mcts.searcher.model import Model, TrainError, load_model, save_model
+from mcts.learning.train import FitConfig, fit, gradients, init_params
+from samples import planted
 
 TINY_SPEC = "ismcts:preset=v0.2,iterations=8"
 
@@ -94,7 +95,7 @@ def test_a_hand_checked_opening():
 def test_encoding_follows_the_game(players):
     """Late in a game: counts add up (50 tiles, 33 cards) and the eval features
     are the search's own."""
-    from mcts._search import eval_features_of
+    from mcts.searcher._search import eval_features_of
     s = ulm.Game(players=players).new_game(8)
     k = 0
     while k < 120 and not s.is_terminal():
@@ -123,12 +124,12 @@ def test_encoding_follows_the_game(players):
 def _states_of_every_kind():
     """Decision points of seeded random games in 2-4 players, both variants:
     every phase, pending sub-decisions, looked-at cards and coats, the end."""
-    from tests.test_positions import CONFIGS, random_states
+    from samples import CONFIGS, random_states
     return [s for n, v in CONFIGS for s in random_states(n, v)]
 
 
 def test_the_compiled_encoder_equals_the_documented_layout():
-    """mcts.features.encode (compiled, what the search reads) gives the same
+    """mcts.searcher.features.encode (compiled, what the search reads) gives the same
     vector, number for number, as an independent reading of the layout from
     the public API (tests/feature_oracle.py), on positions of every kind."""
     from tests import feature_oracle
@@ -182,7 +183,7 @@ def test_rollout_to_horizon_is_the_searchs_cut_off():
     """From a turn start, horizon 0 is the position itself; horizon H plays H
     turns of the heuristic policy (chance from the seed) and stops at a turn
     start; the state given is left alone."""
-    from mcts._search import is_turn_start, rollout_to_horizon
+    from mcts.searcher._search import is_turn_start, rollout_to_horizon
     s = ulm.Game(players=2).new_game(6)
     assert is_turn_start(s)
     before = s.raw()
@@ -294,28 +295,6 @@ def test_training_lowers_the_loss_and_is_deterministic(tiny, kind):
     assert v["games"] == 1 and v["uniform"] == pytest.approx(np.log(2), abs=1e-4)
 
 
-def planted(players=3, games=120, seed=0):
-    """A data set whose winner is the seat with the most coins; 60 other
-    entries are noise, the rest 0."""
-    rng = np.random.default_rng(seed)
-    rows = games * 5
-    width = F.feature_count(players)
-    x = np.zeros((rows, width), np.float32)
-    noisy = rng.choice(width, size=60, replace=False)
-    x[:, noisy] = rng.integers(0, 4, size=(rows, 60))
-    coins = [F.offset("coins", p) for p in range(players)]
-    x[:, coins] = rng.permuted(np.tile(np.arange(players), (rows, 1)), axis=1)
-    win = np.eye(players, dtype=np.float32)[x[:, coins].argmax(axis=1)]
-    return {"features": x, "base_features": np.zeros((rows, players, 28), np.float32),
-            "eval_win": np.full((rows, players), 1 / players, np.float32),
-            "eval_score": np.zeros((rows, players), np.float32), "win": win,
-            "rank": np.zeros((rows, players), np.float32),
-            "score": np.zeros((rows, players), np.float32),
-            "game": np.repeat(np.arange(games), 5).astype(np.int32),
-            "game_seed": np.zeros(rows, np.uint64), "round": np.zeros(rows, np.int8),
-            "turn_player": np.zeros(rows, np.int8),
-            "meta": {"format": DATASET_FORMAT, "layout": F.LAYOUT_VERSION, "players": players,
-                     "spec": "planted", "seed": seed}}
 
 
 @pytest.mark.parametrize("kind", ["linear", "mlp"])
@@ -340,8 +319,8 @@ def test_a_residual_model_corrects_the_v02_evaluation(tiny):
                                         epochs=3, batch=16, lr=0.01, validation=0.25))
     assert model.meta["residual"] is True
     state = ulm.Game(players=2).new_game(9)
-    from mcts._search import eval_outcome_of
-    from mcts.evaluation import eval_parameters
+    from mcts.searcher._search import eval_outcome_of
+    from mcts.searcher.evaluation import eval_parameters
     zero = Model({"w": np.zeros_like(model.params["w"])}, model.mean, model.std, model.meta)
     v02 = eval_outcome_of(state, *eval_parameters(2, "pinned"))[1]
     assert zero.win_chances_of(state) == pytest.approx(v02, abs=1e-9)

@@ -1,5 +1,5 @@
 """Searched values as a training target: `ulm train selfplay --value-iterations`
-(mcts/selfplay.py) and `ulm train fit --target` (mcts/train.py)."""
+(mcts/learning/selfplay.py) and `ulm train fit --target` (mcts/learning/train.py)."""
 from __future__ import annotations
 
 import json
@@ -11,15 +11,15 @@ from click.testing import CliRunner
 import ulm
 from cli.main import main
 from helpers import assert_input_error
-from mcts import features as F
-from mcts._search import is_turn_start
-from mcts.bots import make_bot, search_options
-from mcts.model import TrainError
-from mcts.search import search
-from mcts.selfplay import (ROW_ARRAYS, VALUE_STREAM, SelfplayConfig, load_dataset,
+from mcts.searcher import features as F
+from mcts.searcher._search import is_turn_start
+from mcts.play.bots import make_bot, search_options
+from mcts.searcher.model import TrainError
+from mcts.searcher.search import search
+from mcts.learning.selfplay import (ROW_ARRAYS, VALUE_STREAM, SelfplayConfig, load_dataset,
                            merge_datasets, run_selfplay, save_dataset)
-from mcts.train import FitConfig, evaluate, fit, targets_of
-from test_train import planted
+from mcts.learning.train import FitConfig, evaluate, fit, targets_of
+from samples import planted
 
 SPEC = "ismcts:preset=v0.2,iterations=8"
 VALUE_ITERATIONS = 40
@@ -181,7 +181,7 @@ def test_rounds_fit_the_searched_values(tmp_path):
     for r in (0, 1):
         data = load_dataset(tmp_path / "r" / f"data-{r}.npz")
         assert data["meta"]["value_iterations"] == 10 and "value" in data
-    from mcts.model import load_model
+    from mcts.searcher.model import load_model
     assert load_model(tmp_path / "r" / "model-1.npz").meta["target"] == "mix"
     for args, words in [
             (["--target", "value"], ["--target", "value_iterations"]),

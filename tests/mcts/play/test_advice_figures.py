@@ -17,7 +17,6 @@ import json
 import math
 import re
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -28,14 +27,14 @@ from cli.web.app import create_app
 from cli.web.jobs import advice_json
 from leaks import Secrets
 from mcts import search
-from mcts.annotate import Annotation, AnnotationReport, annotate
-from mcts.bots import make_bot
-from test_principal_line import UNDER, coats_under_the_stack
+from mcts.play.annotate import Annotation, AnnotationReport, annotate
+from mcts.play.bots import make_bot
+from constructed import UNDER, coats_under_the_stack
 from ulm import ACTION_NAMES, derive_seed
 from ulm.positions import state_to_position
 from ulm.records import GameRecord, load_record
+from helpers import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 JSON = {"content-type": "application/json"}
 
 
@@ -77,7 +76,7 @@ def test_the_figure_beside_each_alternative_is_the_one_the_search_ranks_by():
 
 
 def test_the_estimate_is_the_mean_mixed_with_the_minimax_value():
-    from mcts.search import decision_estimate
+    from mcts.searcher.search import decision_estimate
     state = record_positions()[0]
     result = search(state, iterations=3000, seed=1)
     values = result.tree.heuristic_values(1)
@@ -96,7 +95,7 @@ def test_the_estimate_is_the_mean_mixed_with_the_minimax_value():
 
 
 def test_the_error_of_an_estimate_shrinks_with_visits_down_to_its_floor():
-    from mcts.search import ESTIMATE_FLOOR, estimate_error
+    from mcts.searcher.search import ESTIMATE_FLOOR, estimate_error
     assert estimate_error(0.5, 100) > estimate_error(0.5, 10_000) > ESTIMATE_FLOOR
     assert estimate_error(0.5, 10 ** 9) == pytest.approx(ESTIMATE_FLOOR, rel=1e-3)
     assert estimate_error(0.0, 1) > 0.3                # one lost iteration is not certain
@@ -243,7 +242,7 @@ def test_annotate_refuses_bad_thresholds(option, value, message, tmp_path):
     (1, float("inf")), (101, 2), (1, 1e9),
 ])
 def test_the_library_refuses_bad_thresholds(points, errors):
-    from mcts.annotate import check_thresholds
+    from mcts.play.annotate import check_thresholds
     with pytest.raises(ValueError, match="mistake_points|mistake_errors"):
         check_thresholds(points, errors)
     with pytest.raises(ValueError, match="mistake_points|mistake_errors"):

@@ -1,8 +1,7 @@
-"""Reviewing a game (mcts/annotate.py, `ulm annotate`): the searcher's own choices
+"""Reviewing a game (mcts/play/annotate.py, `ulm annotate`): the searcher's own choices
 lose nothing, a deliberately bad decision loses a lot and is listed first."""
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -10,12 +9,12 @@ from click.testing import CliRunner
 
 from cli.main import main
 from mcts import action_name, search
-from mcts.annotate import SAME_SEARCH_SHARE, annotate, decision_seed
-from mcts.bots import make_bot
+from mcts.play.annotate import SAME_SEARCH_SHARE, annotate, decision_seed
+from mcts.play.bots import make_bot
 from ulm import ACTION_NAMES
 from ulm.records import GameRecord
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 ITERATIONS = 500
 

@@ -1,10 +1,10 @@
-"""Bots and their spec strings (mcts/bots.py)."""
+"""Bots and their spec strings (mcts/play/bots.py)."""
 import pytest
 from helpers import fresh
 
 import ulm
 from mcts import BOTS, make_bot
-from mcts.bots import CheatBot, GreedyBot, IsmctsBot, PimcBot, RandomBot
+from mcts.play.bots import CheatBot, GreedyBot, IsmctsBot, PimcBot, RandomBot
 
 
 def play(specs, seed, players=2):
@@ -116,7 +116,7 @@ def test_greedy_is_a_real_baseline():
 
 
 def _win_rate(subject, opponent, games=20, seed=11):
-    from mcts.tournament import TournamentConfig, run_tournament
+    from mcts.play.tournament import TournamentConfig, run_tournament
     cfg = TournamentConfig(bots=[subject, opponent], players=2, games=games, seed=seed)
     summary = run_tournament(cfg, None, workers=2, progress=False)
     return summary["bots"][0]["win_rate"]

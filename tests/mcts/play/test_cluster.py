@@ -1,4 +1,4 @@
-"""The Dask backend (mcts.cluster, `--scheduler`): same games as the local pool,
+"""The Dask backend (mcts.play.cluster, `--scheduler`): same games as the local pool,
 faults (a worker killed mid-run, a client killed mid-run), clear errors.
 
 A scheduler and two workers run as separate processes on localhost (loopback
@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import mcts.pool as pool
+import mcts.play.pool as pool
 from cli.main import main
-from mcts.cluster import DaskExecutor, parse_scheduler, task_bytes
-from mcts.tournament import TournamentConfig, TournamentError, run_tournament
+from mcts.play.cluster import DaskExecutor, parse_scheduler, task_bytes
+from mcts.play.tournament import TournamentConfig, TournamentError, run_tournament
+from helpers import ROOT
 
 try:
     import distributed
@@ -34,7 +35,6 @@ except ImportError:  # pragma: no cover - CI installs the extra
 # skipped only outside CI (a developer without the extra); in CI a missing extra fails
 needs_dask = pytest.mark.skipif(distributed is None and not os.environ.get("CI"),
                                 reason="needs the cluster extra: pip install -e '.[cluster]'")
-ROOT = Path(__file__).resolve().parent.parent
 TIMING = ("seconds", "seconds_per_game")
 
 
@@ -540,7 +540,7 @@ def test_a_task_is_small():
 
 
 def test_task_sizes_follow_the_time_games_take():
-    from mcts.cluster import MAX_BATCH, TASK_SECONDS, TaskSizer
+    from mcts.play.cluster import MAX_BATCH, TASK_SECONDS, TaskSizer
     sizer = TaskSizer()
     assert sizer.size(1000, 4) == 1                  # nothing known yet: one game a task
     sizer.observe(10, 10 * 0.005)                    # games of 5 ms
@@ -555,7 +555,7 @@ def test_task_sizes_follow_the_time_games_take():
 
 @needs_dask
 def test_every_game_arrives_once_whatever_the_batching(dask_cluster, monkeypatch):
-    import mcts.cluster as cluster
+    import mcts.play.cluster as cluster
     items = list(range(37))
     for seconds in (0.0, 0.25, 100.0):               # one a task, batches, as big as allowed
         monkeypatch.setattr(cluster, "TASK_SECONDS", seconds)
@@ -580,7 +580,7 @@ def test_games_cancelled_while_waiting_are_a_lost_scheduler(dask_cluster, monkey
     rather than from a finished game's result: the same clear error."""
     from distributed.client import FuturesCancelledError
 
-    from mcts.cluster import ClusterError
+    from mcts.play.cluster import ClusterError
 
     def cancelled(*args, **kwargs):
         raise FuturesCancelledError([])
@@ -594,7 +594,7 @@ def test_games_cancelled_while_waiting_are_a_lost_scheduler(dask_cluster, monkey
 def test_a_game_that_kills_every_worker_it_runs_on_ends_the_run_clearly(own_cluster):
     """A task that brings its worker down each time (here os._exit) is given up
     after Dask's allowed failures, with a message saying the games are kept."""
-    from mcts.cluster import ClusterError
+    from mcts.play.cluster import ClusterError
     with DaskExecutor(own_cluster.address) as ex:
         with pytest.raises(ClusterError, match="brought down every worker.*run the same command again"):
             list(ex.map(os._exit, [3]))

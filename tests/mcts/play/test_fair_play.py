@@ -7,12 +7,11 @@
 - A review seen through one seat annotates only that seat's decisions (another seat's
   review names that seat's hidden hand: tests/leaks.py: annotation_leaks).
 - The web board shows what the view holds: the cards an opponent took face up, the coats
-  the viewer knows under the stack (the picture's own tests: tests/test_picture.py).
+  the viewer knows under the stack (the picture's own tests: tests/ulm/test_picture.py).
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -20,15 +19,14 @@ from starlette.testclient import TestClient
 
 from cli.main import main
 from cli.web.app import create_app
-from helpers import assert_input_error
+from helpers import assert_input_error, EXAMPLES
 from leaks import DealSecret, Secrets, annotation_leaks, assert_deal_secret
-from mcts.annotate import annotate
+from mcts.play.annotate import annotate
 from ulm import Game
 from ulm.positions import observation
 from ulm.records import load_record, replay
 from web_helpers import error_of as _error, wait_for as _wait
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture
@@ -254,7 +252,7 @@ def test_a_review_annotates_the_seat_it_is_seen_by_and_any_seat_seen_by_everyone
 def test_the_followed_board_shows_a_card_taken_face_up(client):
     """Following as Red a game where Blue took Works of Art I face up: the board names it in
     Blue's hand, known to all, and names no card Red cannot know."""
-    from test_knowledge import knowledge_state
+    from constructed import knowledge_state
     state = knowledge_state()
     r = client.post("/api/games", json={"mode": "follow", "view": observation(state, 0)})
     assert r.status_code == 201, r.text

@@ -1,4 +1,4 @@
-"""Bot levels (mcts.levels): the spec level:N wherever a bot spec is taken,
+"""Bot levels (mcts.play.levels): the spec level:N wherever a bot spec is taken,
 `ulm play --level N` (also with --human), `ulm bots`, the web's set-up, and
 the table of docs/strength.md that rated exactly these specs."""
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,12 +13,13 @@ from starlette.testclient import TestClient
 
 from cli.main import main
 from cli.web.app import create_app
-from mcts.bots import make_bot
-from mcts.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
+from mcts.play.bots import make_bot
+from mcts.play.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
                          pair_results)
 from web_helpers import error_of
+from helpers import ROOT
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 
 
 def run(*args, input=None):

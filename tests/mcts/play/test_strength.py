@@ -6,7 +6,7 @@ results are in docs/strength.md.
 """
 import pytest
 
-from mcts.tournament import TournamentConfig, run_tournament
+from mcts.play.tournament import TournamentConfig, run_tournament
 
 
 def _win_rate(bots, players, games, seed):

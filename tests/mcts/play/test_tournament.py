@@ -1,4 +1,4 @@
-"""Tournaments (mcts.tournament): statistics, seat rotation, ratings, resume, reproducibility.
+"""Tournaments (mcts.play.tournament): statistics, seat rotation, ratings, resume, reproducibility.
 
 Games between cheap bots (random, greedy, ismcts with a few dozen iterations)
 take milliseconds, so whole tournaments run here; nothing is timed.
@@ -9,12 +9,12 @@ from collections import Counter
 
 import pytest
 
-import mcts.games as one_game
-import mcts.reports as reports
-from mcts.games import play_game, ranks_of
-from mcts.reports import rate, summarize
-from mcts.stats import cluster_win_interval, mean_interval, wilson_interval
-from mcts.tournament import TournamentConfig, TournamentError, run_tournament, validate_config
+import mcts.play.bot_game as one_game
+import mcts.play.reports as reports
+from mcts.play.bot_game import play_game, ranks_of
+from mcts.play.reports import rate, summarize
+from mcts.play.stats import cluster_win_interval, mean_interval, wilson_interval
+from mcts.play.tournament import TournamentConfig, TournamentError, run_tournament, validate_config
 
 # ---------------------------------------------------------------------------
 # Wilson interval
@@ -473,7 +473,7 @@ def test_the_library_names_settings_and_the_command_words_them_as_options(tmp_pa
     from helpers import assert_input_error
 
     from cli.main import main
-    from mcts.tournament import MAX_GAMES
+    from mcts.play.tournament import MAX_GAMES
     cases = [(dict(bots=["random", "greedy"], players=5), "players: must be 2, 3 or 4"),
              (dict(bots=["random"], players=2), "bots: name at least two bots"),
              (dict(bots=["random", "greedy"], players=2, games=MAX_GAMES + 1), "games: at most"),

@@ -1,6 +1,6 @@
-"""`ulm tune` (mcts.tune) and `ulm ladder` (mcts.ladder) with tiny budgets:
+"""`ulm tune` (mcts.play.tune) and `ulm ladder` (mcts.play.ladder) with tiny budgets:
 end to end through the CLI, resuming, bad input, and the pluggable executor of
-mcts.tournament that both use."""
+mcts.play.tournament that both use."""
 import csv
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from mcts.ladder import budgets, rung_specs, run_ladder
-from mcts.tournament import TournamentConfig, TournamentError, run_tournament
-from mcts.tune import TuneConfig, TuneError, parse_param, run_tune, trial_spec, tunable_options
+from mcts.play.ladder import budgets, rung_specs, run_ladder
+from mcts.play.tournament import TournamentConfig, TournamentError, run_tournament
+from mcts.play.tune import TuneConfig, TuneError, parse_param, run_tune, trial_spec, tunable_options
 
 BOT = "ismcts:iterations=8"
 TUNE = ["tune", "--bot", BOT, "--param", "c=0.2:2.0", "--param", "rollout=random|heuristic",
@@ -43,7 +43,7 @@ def test_tune_end_to_end_then_resume(tmp_path):
     best = json.loads((out / "best.json").read_text())
     assert best["win_rate"] == max(float(r["win_rate"]) for r in first)
     # the spec printed is a ready bot spec
-    from mcts.bots import make_bot
+    from mcts.play.bots import make_bot
     make_bot(best["spec"])
     # resume: one more trial, the first two kept as they were
     res = run(*TUNE, "--trials", "3", "--out", out)

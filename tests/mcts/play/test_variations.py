@@ -1,20 +1,19 @@
 """The library's game logic behind the web's variations and replays: another line
-tried from a position (mcts.variations) and who made each decision of a record
+tried from a position (mcts.play.variations) and who made each decision of a record
 (GameRecord.movers)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from leaks import assert_no_leak, assert_same_for_worlds
-from mcts.variations import VariationError, coats_drawn, play_variation
-from test_principal_line import UNDER, coats_under_the_stack
+from mcts.play.variations import VariationError, coats_drawn, play_variation
+from constructed import UNDER, coats_under_the_stack
 from ulm import ACTION_NAMES
 from ulm.records import GameRecord, replay
+from helpers import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 # --- who moved ---------------------------------------------------------------------------

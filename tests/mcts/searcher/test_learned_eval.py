@@ -1,5 +1,5 @@
-"""The learned evaluation in the compiled search: its weights (mcts.evaluation),
-the compiled inference (mcts/_features.pxi, learned_win) against the numpy
+"""The learned evaluation in the compiled search: its weights (mcts.searcher.evaluation),
+the compiled inference (mcts/searcher/_features.pxi, learned_win) against the numpy
 model, the shipped models and the options that choose it."""
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 import ulm
-from mcts import features as F
+from mcts.searcher import features as F
 from mcts import make_bot, search
-from mcts._search import Searcher, eval_outcome_of, learned_win_of
-from mcts.evaluation import eval_parameters
-from mcts.learned import LEARNED_MODELS, learned_model, learned_weights, search_weights
-from mcts.model import MODEL_FORMAT, Model
-from tests.test_positions import random_states
+from mcts.searcher._search import Searcher, eval_outcome_of, learned_win_of
+from mcts.searcher.evaluation import eval_parameters
+from mcts.searcher.learned import LEARNED_MODELS, learned_model, learned_weights, search_weights
+from mcts.searcher.model import MODEL_FORMAT, Model
+from samples import random_states
+from helpers import EXAMPLES
 
 
 def random_model(players: int, inputs: str, seed: int, residual: bool = False,
@@ -184,7 +185,7 @@ def test_a_bad_model_file_is_refused_on_the_command_line(tmp_path):
                                     "greedy", "--games", "2"])
     assert_input_error(res, "--bots", str(missing), "no such file")
     other = tmp_path / "three.npz"
-    from mcts.model import save_model
+    from mcts.searcher.model import save_model
     save_model(other, random_model(3, "staged", 1))
     res = CliRunner().invoke(main, ["tournament", "--bots", f"ismcts:model={other},iterations=5",
                                     "greedy", "--games", "2", "--players", "2", "--workers", "1"])
@@ -199,10 +200,9 @@ def test_a_bad_model_file_is_refused_on_the_command_line(tmp_path):
 def test_a_view_is_searched_from_its_seats_knowledge_only():
     """A position seen by one seat (hidden cards unknown): the learned search
     evaluates the worlds it deals from that knowledge, the same for a seed."""
-    from pathlib import Path
 
     from ulm.positions import load_position
-    path = Path(__file__).resolve().parent.parent / "examples" / "push-4p-view.json"
+    path = EXAMPLES / "push-4p-view.json"
     state, _ = load_position(path)
     a = search(state, iterations=300, seed=4, evaluation="learned")
     b = search(state.clone(), iterations=300, seed=4, evaluation="learned")
@@ -229,7 +229,7 @@ def test_the_evaluation_bench_times_a_model_file(capsys, monkeypatch, tmp_path):
     mlp here) for its player count; a file that is no model: status 2 and
     a message naming it."""
     from bench import bench_eval
-    from mcts.model import save_model
+    from mcts.searcher.model import save_model
     monkeypatch.setattr(bench_eval, "REPEATS", 50)
     path = tmp_path / "mlp.npz"
     save_model(path, random_model(3, "staged", 2, residual=True, hidden=5))
@@ -245,7 +245,7 @@ def test_the_search_evaluates_an_mlp_model_file(tmp_path):
     """`model=` an mlp of `ulm train fit --model mlp`: the search evaluates its
     hidden layer (other visits than its linear part alone), the same for a
     seed, from a bot spec as from search()."""
-    from mcts.model import save_model
+    from mcts.searcher.model import save_model
     mlp = random_model(2, "staged", 9, residual=True, hidden=6)
     linear = Model({"w": mlp.params["w"]}, mlp.mean, mlp.std, dict(mlp.meta, kind="linear"))
     save_model(tmp_path / "mlp.npz", mlp)
@@ -265,8 +265,8 @@ def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch
     """The shipped models correct the v0.2 evaluation's chances (the training
     data's): refitting the default weights must not move the learned search."""
     import importlib
-    search_module = importlib.import_module("mcts.search")    # mcts.search is also the function
-    from mcts.evaluation import RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
+    search_module = importlib.import_module("mcts.searcher.search")  # the module, not mcts.search
+    from mcts.searcher.evaluation import RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
     # named for what they are, not for a release; the v0.2 search has them too
     assert RESIDUAL_WEIGHTS == "pinned" and set(WEIGHT_SETS) == {"default", "pinned"}
     assert make_bot("ismcts:preset=v0.2").config["weights"] == "pinned"

@@ -1,5 +1,5 @@
-"""Model files and data sets checked whole (mcts.model.check_model,
-mcts.selfplay.check_dataset): every way a file can be wrong is named, in the
+"""Model files and data sets checked whole (mcts.searcher.model.check_model,
+mcts.learning.selfplay.check_dataset): every way a file can be wrong is named, in the
 Python loaders, `ulm train evaluate`, `ulm train fit` and a bot's
 `model=FILE`, with exit status 2 and nothing written; fits that diverge stop;
 counts are bounded."""
@@ -14,13 +14,13 @@ from click.testing import CliRunner
 
 from cli.main import main
 from helpers import assert_input_error
-from mcts import features as F
-from mcts.model import MAX_MODEL_BYTES, Model, TrainError, check_model, load_model, save_model
-from mcts.rounds import RoundsConfig
-from mcts.selfplay import (ROW_ARRAYS, DatasetError, SelfplayConfig, check_dataset, load_dataset,
+from mcts.searcher import features as F
+from mcts.searcher.model import MAX_MODEL_BYTES, Model, TrainError, check_model, load_model, save_model
+from mcts.learning.rounds import RoundsConfig
+from mcts.learning.selfplay import (ROW_ARRAYS, DatasetError, SelfplayConfig, check_dataset, load_dataset,
                            save_dataset)
-from mcts.train import FitConfig, FitDiverged, fit
-from test_train import planted
+from mcts.learning.train import FitConfig, FitDiverged, fit
+from samples import planted
 
 
 def run(*args):
@@ -245,7 +245,7 @@ def test_good_models_load_and_play(models, tmp_path):
 @pytest.mark.parametrize("case", ["nan", "zero spread", "-inf in std", "huge number"])
 def test_the_search_weights_of_a_model_built_in_python_are_checked(case, models):
     """A Model made in Python, never written, is checked before the search reads it."""
-    from mcts.learned import search_weights
+    from mcts.searcher.learned import search_weights
     kind, change, words = MODEL_CASES[case]
     arrays, meta = dict(_arrays(models[kind])), dict(models[kind].meta)
     change(arrays, meta)
@@ -260,7 +260,7 @@ def test_a_model_file_that_changes_is_read_again(models, tmp_path):
     as it is now: rewritten with other weights, or broken, it is read again."""
     import os
 
-    from mcts.learned import learned_weights, search_weights
+    from mcts.searcher.learned import learned_weights, search_weights
     path = tmp_path / "m.npz"
     first, second = models["linear"], Model(
         {"w": models["linear"].params["w"] * 2.0}, models["linear"].mean,
@@ -454,11 +454,11 @@ def test_files_that_are_no_data_set(case, data2, models, tmp_path):
 def test_a_data_set_larger_than_memory_is_not_unpacked(data2, tmp_path, monkeypatch):
     """A small file whose arrays unpack to more than the machine's memory (here
     a machine of 100 kB) is refused before it is unpacked."""
-    import mcts.selfplay
+    import mcts.learning.selfplay
     path, out = tmp_path / "d.npz", tmp_path / "m.npz"
     save_dataset(path, data2)
     assert path.stat().st_size < 100_000
-    monkeypatch.setattr(mcts.selfplay, "memory_bytes", lambda: 100_000)
+    monkeypatch.setattr(mcts.learning.selfplay, "memory_bytes", lambda: 100_000)
     with pytest.raises(DatasetError, match="bytes unpacked, more than this machine's memory"):
         load_dataset(path)
     assert_input_error(run("train", "fit", path, "--out", out), str(path), "memory")
@@ -518,7 +518,7 @@ def test_games_that_keep_no_position(tmp_path):
     """A sample so small (or a horizon so long) that a game keeps no row: the
     data set has none, of the right shapes, and the fits say so."""
     data = SelfplayConfig(spec="ismcts:preset=v0.2,iterations=8", games=2, sample=1e-9)
-    from mcts.selfplay import run_selfplay
+    from mcts.learning.selfplay import run_selfplay
     empty = run_selfplay(data)
     assert empty["features"].shape == (0, 731) and empty["base_features"].shape == (0, 2, 28)
     save_dataset(tmp_path / "d.npz", empty)
@@ -583,7 +583,7 @@ def test_counts_are_bounded(args, option, tmp_path):
 
 
 def test_the_library_bounds_the_counts_too():
-    from mcts.tune import TuneConfig, TuneError, parse_param, validate
+    from mcts.play.tune import TuneConfig, TuneError, parse_param, validate
     with pytest.raises(ValueError, match="games: a whole number from 1 to 1,000,000"):
         SelfplayConfig(games=HUGE).validate()
     for field in ("games", "check_games"):

@@ -1,20 +1,18 @@
-"""Each root decision in points (mcts/_tree.pxi `root_points`, mcts/search.py
+"""Each root decision in points (mcts/searcher/_tree.pxi `root_points`, mcts/searcher/search.py
 ActionStats.expected_score / margin / points_by_source): the figures are the
 means over the iterations through the decision of the final scores (at a
 cut-off: the evaluation's predicted final scores), recounted here one
 iteration at a time."""
 import math
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 import ulm
-from mcts.search import POINT_SOURCES, action_name, search
+from mcts.searcher.search import POINT_SOURCES, action_name, search
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import edit  # noqa: E402
+from constructed import decided_game
+from helpers import EXAMPLES, edit
 
 FULL = {"horizon": -1}      # rollouts to the end of the game: final scores
 CUT = {}                    # the default search: rollouts cut off, scored by the evaluation
@@ -80,8 +78,8 @@ def test_at_a_cut_off_the_points_are_the_evaluation_s_predicted_scores():
     position, and its points are the evaluation's predicted final scores there,
     its sources the points banked and the end-game items as they stand, the
     rest forecast."""
-    from mcts._search import Searcher, eval_outcome_of, is_turn_start
-    from mcts.search import evaluation_options
+    from mcts.searcher._search import Searcher, eval_outcome_of, is_turn_start
+    from mcts.searcher.search import evaluation_options
     state, rnd = opening(2), random.Random(1)
     end = ulm.ACTION_NAMES.index("end turn")
     while True:
@@ -139,7 +137,7 @@ def test_each_decision_shows_its_mean_points_margin_and_sources(options):
 
 
 def test_a_search_without_points_is_the_same_search():
-    from mcts._search import Searcher
+    from mcts.searcher._search import Searcher
     state = opening(2)
     with_points, without = Searcher(state, seed=3), Searcher(state, seed=3, points=False)
     with_points.run(400)
@@ -205,29 +203,10 @@ def test_where_every_alternative_wins_the_points_still_differ():
     assert rows["coats of arms"]["difference"] > 0 > rows["crests"]["difference"]
 
 
-def decided_game(seed: int = 1):
-    """Red (the greedy bot) far ahead of Blue (random moves), but in the last
-    round it ends a turn with its 3 actions unused; the index of that decision."""
-    from mcts.bots import make_bot
-    from ulm.records import GameRecord
-    rec = GameRecord(players=2, seed=seed)
-    red, blue = make_bot(f"greedy:seed={seed}"), make_bot(f"random:seed={seed}")
-    bad_at = None
-    while not rec.state.is_terminal():
-        state = rec.state
-        raw = state.raw()
-        if state.current_player() != 0:
-            action = blue.choose(state.clone())
-        elif bad_at is None and raw["round"] == 9 and raw["phase"] == 2 and sum(raw["avail"]) == 3:
-            action, bad_at = ulm.ACTION_NAMES.index("end turn"), len(rec.decisions)
-        else:
-            action = red.choose(state.clone())
-        rec.apply(action)
-    return rec, bad_at
 
 
 def test_a_decided_game_s_review_shows_its_losses_in_points():
-    from mcts.annotate import annotate
+    from mcts.play.annotate import annotate
     rec, bad_at = decided_game()
     report = annotate(rec, seat=0, iterations=300, seed=0, by="points")
     note = next(n for n in report.notes if n.index == bad_at)
@@ -287,7 +266,7 @@ def test_annotate_refuses_a_bad_by(decided_record, value):
 
 @pytest.mark.parametrize("value", [1, None, float("nan"), "", "poi", "Points", ["points"]])
 def test_the_library_refuses_a_bad_by(value):
-    from mcts.annotate import annotate, check_by
+    from mcts.play.annotate import annotate, check_by
     with pytest.raises(ValueError, match="by: expected one of chance, points"):
         check_by(value)
     rec, _ = decided_game()
@@ -419,18 +398,18 @@ def test_the_web_review_refuses_a_nan_by(client):
 
 def json_record() -> dict:
     import json
-    return json.loads((Path(__file__).resolve().parent.parent / "examples" /
+    return json.loads((EXAMPLES /
                        "record-2p.json").read_text())
 
 
 def test_the_review_s_plot_labels_a_mistake_by_points_with_its_loss_in_vp(monkeypatch, tmp_path):
     pytest.importorskip("matplotlib")
-    import mcts.annotate
-    from mcts.annotate import annotate
+    import mcts.play.annotate
+    from mcts.play.annotate import annotate
     rec, bad_at = decided_game()
     report = annotate(rec, seat=0, iterations=300, seed=0, by="points")
     figures = []
-    monkeypatch.setattr(mcts.annotate, "_save_figure", lambda fig, path: figures.append(fig))
+    monkeypatch.setattr(mcts.play.annotate, "_save_figure", lambda fig, path: figures.append(fig))
     monkeypatch.setattr("matplotlib.pyplot.close", lambda fig=None: None)
     report.plot(tmp_path / "plot.png", mark=len(report.mistakes()))
     labels = [t.get_text() for t in figures[0].axes[0].texts if "(loss " in t.get_text()]

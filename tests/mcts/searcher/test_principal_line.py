@@ -12,45 +12,14 @@ from click.testing import CliRunner
 
 import ulm
 from cli.main import main
-from helpers import ACTIONS, coat, do
+from constructed import UNDER, coats_under_the_stack
+from helpers import do
 from leaks import Secrets, assert_same_for_worlds
 from mcts import search
-from ulm import COATS
 from ulm.positions import dumps, state_to_position
 
-UNDER = ["S-1", "G-Garden", "S-3", "S-4"]       # Yellow's coats under the stack
 
 
-def coats_under_the_stack(players: int = 4, mover: int = 0, by: int = 3) -> ulm.State:
-    """`mover` in its action phase beside the Leaning House (a seal there draws 2
-    coats, R-PRIV-LEANING); the shuffled part of the coat stack is empty and the
-    coats under it (UNDER, top first) were put there by `by`, known to it alone
-    (R-COAT-4). The other coats belong to the other players."""
-    s = ulm.Game(players=players).new_game(4)
-    r = s.raw()
-    r["coat_unknown"] = 0
-    r["coat_tail_len"] = len(UNDER)
-    r["coat_tail"] = [coat(c) for c in UNDER] + [0] * (12 - len(UNDER))
-    r["coat_tail_by"] = [by] * len(UNDER) + [0] * (12 - len(UNDER))
-    r["coat_tail_known"] = [1 << by] * len(UNDER) + [0] * (12 - len(UNDER))
-    board = ulm.Game(players=players).table
-    others = [p for p in range(players) if p != mover]
-    for i, name in enumerate(COATS):
-        if name in UNDER:
-            continue
-        q = board["coat_quarter"][i]
-        owner = others[i % len(others)]
-        if q >= 0:
-            owner = max(others, key=lambda p: r["players"][p]["crests_left"])
-            r["players"][owner]["crests_left"] -= 1
-            r["crest_owner"][q] = owner
-        r["coat_owner"][i] = owner
-        r["players"][owner]["coats"] |= 1 << i
-    r["turn_player"], r["phase"] = mover, ACTIONS
-    r["avail"] = [0, 0, 0, 0, 1]
-    r["players"][mover]["barge"] = 0                # beside the Leaning House
-    s.set_raw(r)
-    return s
 
 
 def names(line) -> list:

@@ -1,18 +1,13 @@
-"""The ISMCTS search (mcts/_search.pyx, mcts/search.py)."""
+"""The ISMCTS search (mcts/searcher/_search.pyx, mcts/searcher/search.py)."""
 import pytest
-from helpers import (ACTIONS, PUSH, cards_mask, coat, colour, edit, edit_player, fresh,
-                     give_descendant, legal, player, quarter, set_barges, set_docks, set_grid)
-
-from pathlib import Path
+from constructed import hidden_variants, joker_wastes, river_wins, seal_wins
+from helpers import ACTIONS, ROOT, edit, edit_player, fresh, give_descendant, legal, set_grid
 
 import ulm
 from mcts import NODE_BYTES, search
-from mcts.bots import make_bot
-from mcts.search import VALUE_BYTES
-from mcts._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
-
-
-ROOT = Path(__file__).resolve().parent.parent
+from mcts.play.bots import make_bot
+from mcts.searcher._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
+from mcts.searcher.search import VALUE_BYTES
 
 
 def comparable(result):
@@ -21,90 +16,6 @@ def comparable(result):
     for k in ("seconds", "iterations_per_second"):
         d["stats"].pop(k)
     return d
-
-
-# ---------------------------------------------------------------------------
-# Constructed positions
-
-def final_turn(seed=3):
-    """2 players, the last turn of the game (round 10, seat 1), after the push."""
-    s = fresh(players=2, seed=seed)
-    edit(s, round=9, turn_player=1, phase=ACTIONS, free_play=0, avail=[0, 0, 0, 0, 0])
-    return s
-
-
-def lead_by(s, p, margin):
-    """Set seat 1-p's score so that p's projected score leads by `margin`."""
-    proj = s.projected_scores()
-    o = 1 - p
-    delta = (proj[p] - proj[o]) - margin
-    vp = player(s, o)["vp"]
-    vp[0] += delta          # as points from the start, so that the sources add up
-    edit_player(s, o, score=player(s, o)["score"] + delta, vp=vp)
-    return s
-
-
-def seal_wins():
-    """Seat 1 is 1 VP behind with one seal action and 2 coins; the Leaning House is
-    full, so only a seal in Tillage is possible: its privilege (R-PRIV-TILLAGE) moves the
-    barge, and the extra quarter wins a VP tie (R-END-3). Ending the turn loses."""
-    s = final_turn()
-    seals = [0] * 8
-    seals[quarter("Leaning House")] = 4
-    edit(s, quarter_seals=seals, avail=[0, 0, 0, 0, 1])
-    for p in (0, 1):
-        edit_player(s, p, seals_in={"Leaning House": 2}, seals_left=10, coins=2, barge=0)
-    return lead_by(s, 1, -1)
-
-
-def river_wins():
-    """Seat 1 is 1 VP behind; a river step crosses the bridge (-1 -> +1)."""
-    s = final_turn()
-    edit(s, avail=[1, 0, 0, 1, 0])
-    set_barges(s, 5, 10)
-    return lead_by(s, 1, -1)
-
-
-def joker_wastes():
-    """Seat 1 leads by 1 VP before the last push of the game. No action can gain
-    anything (no seal left, barge at the end, no cards), so the sparrow joker
-    (R-DRAW-5) only throws away the sparrow that wins the game."""
-    s = final_turn()
-    edit(s, phase=PUSH, drawn=[colour("gray"), -1], draw_swap_used=0)
-    set_docks(s, {"gray": 1, "white": 1, "orange": 1, "brown": 1, "turquoise": 1})
-    edit_player(s, 1, sparrows=3, coins=0, seals_left=0, barge=21, hand=0,
-                seals_in={"Tillage": 1})
-    edit_player(s, 0, barge=5, seals_in={"Tillage": 1, "Garden": 1})
-    return lead_by(s, 1, 1)
-
-
-def hidden_variants(players=4):
-    """Two full states of seat 0's turn that differ only in what seat 0 cannot see:
-    which cards the opponents hold (vs the draw pile), and which coat an opponent
-    put under the coat stack (R-INFO-2, R-INFO-3)."""
-    states = []
-    for variant in (0, 1):
-        s = fresh(players=players, seed=11)
-        hands = {1: ["Siege", "Nave I"], 2: ["Patrician"], 3: ["Works of Art II", "Choir III"]}
-        if variant:
-            hands = {1: ["Swabian League", "Steeple II"], 2: ["Fustian I"],
-                     3: ["Siege", "Ulm Chronicle"]}
-        mine = ["Commercial Goods I", "Reformation"]
-        taken = cards_mask(*mine)
-        for p, names in hands.items():
-            if p >= players:
-                continue
-            edit_player(s, p, hand=names)
-            taken |= cards_mask(*names)
-        edit_player(s, 0, hand=mine, supply={"gray": 1, "brown": 2, "orange": 1}, coins=4)
-        under = coat("S-2") if variant == 0 else coat("G-Goose")
-        unknown = (1 << 12) - 1 & ~(1 << under)
-        tail = [under] + [0] * 11
-        by = [players - 1] + [0] * 11
-        edit(s, pile=((1 << 33) - 1) & ~taken, coat_unknown=unknown, coat_tail_len=1,
-             coat_tail=tail, coat_tail_by=by)
-        states.append(s)
-    return states
 
 
 # ---------------------------------------------------------------------------
@@ -211,8 +122,8 @@ def test_a_deadline_passed_stops_the_search():
 
 
 def test_budgets_are_bounded():
-    from mcts.bots import make_bot
-    from mcts.search import MAX_ITERATIONS, MAX_SECONDS
+    from mcts.play.bots import make_bot
+    from mcts.searcher.search import MAX_ITERATIONS, MAX_SECONDS
     s = fresh(players=2, seed=1)
     with pytest.raises(ValueError, match="time: at most 3600 seconds"):
         search(s, time=1e308)
@@ -462,131 +373,3 @@ def test_heuristic_playouts_score_more_than_random_ones():
     heuristic_total = sum(sum(playout_scores(s, k, "heuristic")) for k in range(40))
     assert heuristic_total > 2 * random_total
 
-
-# ---------------------------------------------------------------------------
-# The `ulm suggest` command (cli/suggest_cmd.py), with a stand-in for
-# ulm.positions: a position file here is JSON {"players", "seat", "raw"}.
-
-import json  # noqa: E402
-
-from click.testing import CliRunner  # noqa: E402
-
-
-class StandInPositionError(ValueError):
-    pass
-
-
-def _stand_in_load_position(path):
-    try:
-        with open(path) as f:
-            data = json.load(f)
-        state = ulm.Game(players=data["players"]).new_initial_state()
-        state.set_raw(data["raw"])
-        return state, data["seat"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise StandInPositionError(f"{path}: not a position file ({exc})") from None
-
-
-@pytest.fixture
-def positions(monkeypatch, tmp_path):
-    import cli.suggest_cmd
-    monkeypatch.setattr(cli.suggest_cmd, "load_position", _stand_in_load_position)
-    monkeypatch.setattr(cli.suggest_cmd, "PositionError", StandInPositionError)
-
-    def write(state, seat, name="position.json"):
-        path = tmp_path / name
-        path.write_text(json.dumps({"players": state.num_players(), "seat": seat,
-                                    "raw": state.raw()}))
-        return str(path)
-    return write
-
-
-def _suggest(*args):
-    from cli.suggest_cmd import suggest
-    return CliRunner().invoke(suggest, [str(a) for a in args])
-
-
-def test_suggest_prints_advice(positions):
-    path = positions(seal_wins(), 1)
-    res = _suggest(path, "--iterations", 400, "--seed", 1, "--quiet")
-    assert res.exit_code == 0, res.output
-    out = res.stdout
-    assert "Recommended decisions for the rest of the turn:" in out
-    assert "1. seal in Tillage" in out
-    assert "a chance event follows" in out
-    assert "Top alternatives for the first decision:" in out and "end turn" in out
-    assert "Blue (to move)" in out
-    assert "Search: 400 iterations" in out
-    assert res.stderr == ""
-
-
-def test_suggest_json(positions):
-    path = positions(seal_wins(), 1)
-    res = _suggest(path, "--iterations", 400, "--json", "--rollout", "random", "--workers", 2)
-    assert res.exit_code == 0, res.output
-    data = json.loads(res.stdout)
-    assert data["seat"] == 1 and data["player"] == 1
-    assert data["principal_line"][0]["name"] == "seal in Tillage"
-    assert data["best_action_name"] == "seal in Tillage"
-    assert {a["name"] for a in data["actions"]} == {"seal in Tillage", "end turn"}
-    assert len(data["win_probability"]) == 2 and len(data["expected_score"]) == 2
-    assert data["stats"]["iterations"] == 400 and data["stats"]["workers"] == 2
-    assert res.stderr == ""
-
-
-def test_suggest_same_seed_same_advice(positions):
-    path = positions(river_wins(), 1)
-    a = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
-    b = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
-    for d in (a, b):
-        d["stats"].pop("seconds")
-        d["stats"].pop("iterations_per_second")
-    assert a == b
-
-
-def test_suggest_time_budget(positions):
-    s = fresh(players=2)
-    s.apply_action(1)
-    s.resolve_chance()
-    path = positions(s, 0)
-    res = _suggest(path, "--time", 0.2, "--json")
-    assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["stats"]["iterations"] > 10
-
-
-def test_suggest_bad_position_file(positions, tmp_path):
-    bad = tmp_path / "bad.json"
-    bad.write_text("{ nope")
-    res = _suggest(str(bad))
-    assert res.exit_code == 2
-    assert res.stderr.startswith("Error: ") and "not a position file" in res.stderr
-    assert "Traceback" not in res.output
-
-
-def test_suggest_wrong_seat(positions):
-    path = positions(seal_wins(), 0)
-    res = _suggest(path, "--iterations", 10)
-    assert res.exit_code == 2
-    assert "Red is not the player to move (Blue is)" in res.stderr
-
-
-def test_suggest_iterations_or_time(positions):
-    path = positions(seal_wins(), 1)
-    res = _suggest(path, "--iterations", 10, "--time", 1)
-    assert res.exit_code == 2
-    assert "either --iterations or --time" in res.output
-
-
-def test_suggest_with_real_position_files(tmp_path):
-    """The command with ulm.positions itself (when it is installed)."""
-    positions = pytest.importorskip("ulm.positions")
-    path = tmp_path / "seal.json"
-    positions.save_position(seal_wins(), path)
-    res = _suggest(path, "--iterations", 400, "--json")
-    assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["principal_line"][0]["name"] == "seal in Tillage"
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "nonsense"}')
-    res = _suggest(bad)
-    assert res.exit_code == 2
-    assert res.stderr.startswith("Error: ") and "Traceback" not in res.output

@@ -3,14 +3,15 @@ evaluation, tree reuse, progressive bias, MAST, the final choice, presets."""
 import json
 
 import pytest
-from helpers import edit, fresh
+from helpers import edit, fresh, ROOT
 
 import ulm
-from mcts import _search, make_bot, search
-from mcts.bots import OPTIONS, PRESETS, IsmctsBot
-from mcts.evaluation import EVAL_WEIGHTS, eval_parameters, predict, win_chances
-from mcts.search import ActionStats, _rank_by_value
-from mcts._search import Searcher
+from mcts import make_bot, search
+from mcts.searcher import _search
+from mcts.play.bots import OPTIONS, PRESETS, IsmctsBot
+from mcts.searcher.evaluation import EVAL_WEIGHTS, eval_parameters, predict, win_chances
+from mcts.searcher.search import ActionStats, _rank_by_value
+from mcts.searcher._search import Searcher
 
 NAMES = ulm.ACTION_NAMES
 C_TILE = NAMES.index("chance: tile gray")
@@ -113,9 +114,8 @@ def test_eval_weights_are_data_for_every_player_count():
 
 
 def _calibration():
-    import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    sys.path.insert(0, str(ROOT))
     from lab import calibrate_eval
     return calibrate_eval
 
@@ -506,7 +506,7 @@ RELEASE_ROOT_STATS = [
 
 
 def test_baseline_preset_repeats_the_release_search_exactly():
-    from mcts.bots import search_options
+    from mcts.play.bots import search_options
     opts = search_options("baseline")
     opts.pop("final")
     opts.pop("evaluation")      # no horizon: no evaluation (search() takes its name)
@@ -556,10 +556,10 @@ def test_v02_preset_repeats_the_release_default_search(position):
 
 
 def test_v02_preset_gives_the_pinned_bench_signature():
-    """The bench signature (tests/test_cli.py, pinned for the default search of
+    """The bench signature (tests/cli/test_cli.py, pinned for the default search of
     release 0.2) from the v0.2 preset's options with random rollouts."""
-    from mcts.bots import search_options
-    from test_cli import V02_SIGNATURE as SIGNATURE
+    from mcts.play.bots import search_options
+    from signatures import V02_SIGNATURE as SIGNATURE
     state = ulm.Game(players=4).new_game(1)
     state.apply_action_string("draw")
     state.resolve_chance()
@@ -584,7 +584,7 @@ def test_v02_preset_writes_every_option_out():
 
 
 def test_weights_of_the_wrong_length_name_their_file(monkeypatch):
-    import mcts.evaluation as ev
+    import mcts.searcher.evaluation as ev
     bad = {"players": {"2": {"score_weights": [0.0] * 3, "win_weights": [0.0] * 3}}}
     monkeypatch.setattr(ev, "_table", lambda name="default": bad)
     with pytest.raises(ValueError, match="eval_weights_pinned.json: 2 players: score_weights"):
@@ -601,9 +601,8 @@ def fresh_push():
 def test_iterations_per_decision_bench_compares_both_presets(capsys):
     """bench/iterations_per_decision.py: both presets searched on the same
     positions; the default runs more iterations in the same time."""
-    import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    sys.path.insert(0, str(ROOT))
     from bench.iterations_per_decision import main
     assert main(["0.01", "2", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -617,7 +616,7 @@ def test_decision_agreement_bench_compares_with_the_reference(capsys):
     reference's own search (its budget and seed) takes every one of its
     decisions and gives up nothing, a small search does not."""
     from mcts import search
-    from mcts.bots import search_options
+    from mcts.play.bots import search_options
     from lab import decision_agreement as bench
     found = bench.positions(6)
     assert len(found) == 6 and all(len(s.legal_actions()) >= 2 for s in found)
@@ -652,11 +651,9 @@ def test_decision_agreement_bench_compares_another_search(capsys):
     assert figures(other.split(" at 300: ")[1]) != figures(rows[-1].split(" at 300: ")[1])
     assert bench.main("ismcts:preset=v0.2", 8, 300, "ismcts:nonsense=1") == 2
     assert "ismcts:nonsense=1" in capsys.readouterr().err
-    import os
     import subprocess
     import sys
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab",
-                          "decision_agreement.py")
+    script = str(ROOT / "lab" / "decision_agreement.py")
     for bad in (["ismcts", "0"], ["ismcts", "4", "-5"], ["ismcts", "x"]):
         run = subprocess.run([sys.executable, script, *bad], capture_output=True, text=True)
         assert run.returncode == 2 and "whole numbers of at least 1" in run.stderr
@@ -667,9 +664,8 @@ def test_decision_agreement_bench_compares_another_search(capsys):
 def test_ab_core_compares_two_builds(capsys, mode):
     """bench/ab_core.py times playouts (or a preset's search) of two trees in
     fresh interpreters; the same tree against itself gives two rates."""
-    import os
     import sys
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    root = str(ROOT)
     sys.path.insert(0, root)
     from bench.ab_core import main
     main([root, root, "--pairs", "1", "--players", "2"] + mode)
@@ -688,7 +684,7 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     closer together than won/lost rewards, take DEFAULT_C and rollouts to the
     end FULL_ROLLOUT_C."""
     from mcts import DEFAULT_C, FULL_ROLLOUT_C, SCALED_C
-    from mcts.bots import search_options
+    from mcts.play.bots import search_options
     assert DEFAULT_C < FULL_ROLLOUT_C
     assert search_options("default")["c"] == SCALED_C
     assert search_options("default")["explore"] == "scaled"
@@ -754,9 +750,8 @@ def test_scaled_exploration_follows_the_spread_of_the_rewards():
 def test_reward_spread_bench_cut_off_spreads_less_than_rollouts(capsys):
     """bench/reward_spread.py: from the same positions, the cut-off's win
     chances spread less than the win shares of rollouts to the end."""
-    import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    sys.path.insert(0, str(ROOT))
     from bench.reward_spread import main
     main(2, 3)
     out = capsys.readouterr().out.splitlines()
@@ -893,8 +888,8 @@ def test_default_horizon_follows_the_evaluation():
     """The learned models are fitted 2 turns on, so the default search cuts its
     rollouts there; the linear evaluation keeps 8 turns: the earlier 2r in 4
     players (its figures hold) and four rounds in 2 players (docs/strength.md)."""
-    from mcts.bots import make_bot, search_options
-    from mcts.search import DEFAULT_EVALUATION, default_horizon, horizon_turns
+    from mcts.play.bots import make_bot, search_options
+    from mcts.searcher.search import DEFAULT_EVALUATION, default_horizon, horizon_turns
     assert DEFAULT_EVALUATION == "learned" and default_horizon() == 2
     assert horizon_turns(default_horizon("linear"), 4) == horizon_turns("2r", 4) == 8
     assert horizon_turns(default_horizon("linear"), 2) == horizon_turns("4r", 2)

@@ -1,24 +1,23 @@
-"""One set of search options (mcts.params.SearchParams) behind search(), the
+"""One set of search options (mcts.searcher.params.SearchParams) behind search(), the
 bots and their presets, and `ulm suggest --bot`."""
 import json
 import math
 
 import pytest
 from click.testing import CliRunner
-from helpers import assert_input_error, fresh
+from helpers import assert_input_error, fresh, ROOT
 
 from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
-from mcts.bots import PRESETS as BOT_PRESETS
-from mcts.bots import params_from_spec, search_options
-from mcts.evaluation import WEIGHT_SETS
-from mcts.params import MAX_HORIZON, MAX_WEIGHT
-from mcts.search import searcher_options
+from mcts.play.bots import PRESETS as BOT_PRESETS
+from mcts.play.bots import params_from_spec, search_options
+from mcts.searcher.evaluation import WEIGHT_SETS
+from mcts.searcher.params import MAX_HORIZON, MAX_WEIGHT
+from mcts.searcher.search import searcher_options
 from ulm import derive_seed
 
 DRAW = 1
 PINNED = next(name for name in WEIGHT_SETS if name != "default")   # the v0.2 preset's weights
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 POSITION = ROOT / "examples" / "push-4p-view.json"
 
 
@@ -58,7 +57,7 @@ def test_a_bot_searches_its_params():
 
 def test_presets_are_one_table():
     """The bots' presets (spec words, `ulm bots --json`) are the SearchParams
-    of mcts.params.PRESETS, and the old dictionaries exactly."""
+    of mcts.searcher.params.PRESETS, and the old dictionaries exactly."""
     assert {name: p.spec_options() for name, p in PRESETS.items()} == BOT_PRESETS
     assert BOT_PRESETS["baseline"] == {
         "iterations": 1000, "c": 0.7, "rollout": "heuristic", "margin": 0.1, "chance": "open",
@@ -71,7 +70,7 @@ def test_presets_are_one_table():
 
 
 def test_search_options_resolve_as_the_search_does():
-    """mcts.bots.search_options (the bench scripts' keyword arguments) gives the
+    """mcts.play.bots.search_options (the bench scripts' keyword arguments) gives the
     Searcher the same options as the params themselves."""
     for name, params in PRESETS.items():
         for players in (2, 3, 4):
@@ -242,7 +241,7 @@ def test_params_are_frozen_and_replace_checks_again():
 
 
 def test_annotate_checks_its_options_before_searching():
-    from mcts.annotate import annotate
+    from mcts.play.annotate import annotate
     from ulm.records import GameRecord
     record = GameRecord(players=2, seed=1)
     for _ in range(6):

@@ -1,0 +1,131 @@
+"""The `ulm suggest` command (cli/suggest_cmd.py): advice for a position file,
+as text and JSON, with a stand-in for ulm.positions (a position file here is
+JSON {"players", "seat", "raw"}) and with real position files."""
+import json
+
+import pytest
+from click.testing import CliRunner
+from constructed import river_wins, seal_wins
+from helpers import fresh
+
+import ulm
+
+
+class StandInPositionError(ValueError):
+    pass
+
+
+def _stand_in_load_position(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        state = ulm.Game(players=data["players"]).new_initial_state()
+        state.set_raw(data["raw"])
+        return state, data["seat"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise StandInPositionError(f"{path}: not a position file ({exc})") from None
+
+
+@pytest.fixture
+def positions(monkeypatch, tmp_path):
+    import cli.suggest_cmd
+    monkeypatch.setattr(cli.suggest_cmd, "load_position", _stand_in_load_position)
+    monkeypatch.setattr(cli.suggest_cmd, "PositionError", StandInPositionError)
+
+    def write(state, seat, name="position.json"):
+        path = tmp_path / name
+        path.write_text(json.dumps({"players": state.num_players(), "seat": seat,
+                                    "raw": state.raw()}))
+        return str(path)
+    return write
+
+
+def _suggest(*args):
+    from cli.suggest_cmd import suggest
+    return CliRunner().invoke(suggest, [str(a) for a in args])
+
+
+def test_suggest_prints_advice(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 400, "--seed", 1, "--quiet")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "Recommended decisions for the rest of the turn:" in out
+    assert "1. seal in Tillage" in out
+    assert "a chance event follows" in out
+    assert "Top alternatives for the first decision:" in out and "end turn" in out
+    assert "Blue (to move)" in out
+    assert "Search: 400 iterations" in out
+    assert res.stderr == ""
+
+
+def test_suggest_json(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 400, "--json", "--rollout", "random", "--workers", 2)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["seat"] == 1 and data["player"] == 1
+    assert data["principal_line"][0]["name"] == "seal in Tillage"
+    assert data["best_action_name"] == "seal in Tillage"
+    assert {a["name"] for a in data["actions"]} == {"seal in Tillage", "end turn"}
+    assert len(data["win_probability"]) == 2 and len(data["expected_score"]) == 2
+    assert data["stats"]["iterations"] == 400 and data["stats"]["workers"] == 2
+    assert res.stderr == ""
+
+
+def test_suggest_same_seed_same_advice(positions):
+    path = positions(river_wins(), 1)
+    a = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
+    b = json.loads(_suggest(path, "--iterations", 300, "--seed", 4, "--json").stdout)
+    for d in (a, b):
+        d["stats"].pop("seconds")
+        d["stats"].pop("iterations_per_second")
+    assert a == b
+
+
+def test_suggest_time_budget(positions):
+    s = fresh(players=2)
+    s.apply_action(1)
+    s.resolve_chance()
+    path = positions(s, 0)
+    res = _suggest(path, "--time", 0.2, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["stats"]["iterations"] > 10
+
+
+def test_suggest_bad_position_file(positions, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ nope")
+    res = _suggest(str(bad))
+    assert res.exit_code == 2
+    assert res.stderr.startswith("Error: ") and "not a position file" in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_suggest_wrong_seat(positions):
+    path = positions(seal_wins(), 0)
+    res = _suggest(path, "--iterations", 10)
+    assert res.exit_code == 2
+    assert "Red is not the player to move (Blue is)" in res.stderr
+
+
+def test_suggest_iterations_or_time(positions):
+    path = positions(seal_wins(), 1)
+    res = _suggest(path, "--iterations", 10, "--time", 1)
+    assert res.exit_code == 2
+    assert "either --iterations or --time" in res.output
+
+
+def test_suggest_with_real_position_files(tmp_path):
+    """The command with ulm.positions itself (when it is installed)."""
+    positions = pytest.importorskip("ulm.positions")
+    path = tmp_path / "seal.json"
+    positions.save_position(seal_wins(), path)
+    res = _suggest(path, "--iterations", 400, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["principal_line"][0]["name"] == "seal in Tillage"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nonsense"}')
+    res = _suggest(bad)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("Error: ") and "Traceback" not in res.output
