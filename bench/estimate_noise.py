@@ -39,10 +39,9 @@ def positions(count: int) -> list:
         state = ulm.Game(players=players).new_game(200 + game)
         bots = [make_bot(f"greedy:seed={p}") for p in range(players)]
         k = 0
-        while not state.is_terminal() and len(out) < count:
-            if state.is_chance_node():
-                state.resolve_chance()
-                continue
+        for _ in ulm.decision_steps(state):
+            if len(out) >= count:
+                break
             if len(state.legal_actions()) > 1:
                 k += 1
                 if k % 5 == 0:

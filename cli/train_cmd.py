@@ -54,6 +54,26 @@ def _value_iterations_option(help: str):
                         show_default=True, help=help)
 
 
+def _fit_options(epochs: int, l2: float, l2_help: str, validation: float,
+                 validation_help: str):
+    """The options of a fit that `fit` and `rounds` share, with their own defaults."""
+    options = [
+        click.option("--epochs", type=click.IntRange(1, MAX_EPOCHS), default=epochs,
+                     show_default=True),
+        click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3,
+                     show_default=True, help="Learning rate (Adam)."),
+        click.option("--l2", type=FiniteFloatRange(0), default=l2, show_default=True, help=l2_help),
+        click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True),
+                     default=validation, show_default=True, help=validation_help),
+    ]
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return apply
+
+
 def _plot_option(help: str):
     return click.option("--plot", default=None, type=click.Path(dir_okay=False),
                         callback=needs_extra("matplotlib", "plot"), help=help)
@@ -142,15 +162,10 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
               show_default=True, help="Linear logits, or one hidden layer of tanh units.")
 @click.option("--hidden", type=click.IntRange(1, MAX_HIDDEN), default=32, show_default=True,
               help="Hidden units of the mlp (the search evaluates up to 64).")
-@click.option("--epochs", type=click.IntRange(1, MAX_EPOCHS), default=20, show_default=True)
+@_fit_options(epochs=20, l2=1e-4, l2_help="Weight decay of the weights (not the biases).",
+              validation=0.2, validation_help="Share of the games held out for validation.")
 @click.option("--batch", type=click.IntRange(1), default=256, show_default=True,
               help="Positions per mini-batch.")
-@click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3, show_default=True,
-              help="Learning rate (Adam).")
-@click.option("--l2", type=FiniteFloatRange(0), default=1e-4, show_default=True,
-              help="Weight decay of the weights (not the biases).")
-@click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.2,
-              show_default=True, help="Share of the games held out for validation.")
 @click.option("--inputs", type=click.Choice(["rich", "staged", "public", "base"]),
               default="rich", show_default=True,
               help="rich: the features of mcts.searcher.features; staged: rich and the seats' blocks "
@@ -323,13 +338,8 @@ def evaluate_cmd(model, data, target, as_json):
                                            "time=S).")
 @click.option("--opponent", default=None, metavar="SPEC",
               help="The checks' opponent (default ismcts:preset=v0.2).")
-@click.option("--epochs", type=click.IntRange(1, MAX_EPOCHS), default=6, show_default=True)
-@click.option("--lr", type=FiniteFloatRange(0, min_open=True), default=1e-3, show_default=True,
-              help="Learning rate (Adam).")
-@click.option("--l2", type=FiniteFloatRange(0), default=1e-3, show_default=True,
-              help="Weight decay.")
-@click.option("--validation", type=FiniteFloatRange(0, 1, max_open=True), default=0.1,
-              show_default=True, help="Share of the games each fit holds out.")
+@_fit_options(epochs=6, l2=1e-3, l2_help="Weight decay.",
+              validation=0.1, validation_help="Share of the games each fit holds out.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the run: every round's games, fit and check derive from it.")
 @workers_option()

@@ -62,12 +62,7 @@ def play_game(players: int, variant: str, seed: int, rollout: str = "heuristic",
     (None without rollouts). Also the game's own final scores and win shares."""
     state = ulm.Game(players=players, variant=variant).new_game(seed)
     rows, mean_scores, mean_shares = [], [], []
-    step = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.resolve_chance()
-            continue
-        step += 1
+    for step in ulm.decision_steps(state):
         if kept_turn_start(state, seed, step, sample):
             rows.append([_search.eval_features_of(state, p) for p in range(players)])
             if rollouts:

@@ -43,10 +43,9 @@ def positions(count: int) -> list:
         state = ulm.Game(players=2).new_game(game)
         bots = [make_bot(f"{PLAYER},seed={2 * game + p}") for p in range(2)]
         choices = 0
-        while not state.is_terminal() and len(found) < count:
-            if state.is_chance_node():
-                state.resolve_chance()
-                continue
+        for _ in ulm.decision_steps(state):
+            if len(found) >= count:
+                break
             if len(state.legal_actions()) >= 2:
                 choices += 1
                 if choices % 6 == 0:

@@ -138,3 +138,15 @@ def view_with_a_card_to_play_two_ways():
                 return state_to_position(state, 0), sorted(both)[0]
             state.apply_action(rng.choice(state.legal_actions()))
     raise AssertionError("no such position in 200 random games")
+
+
+def start_play(page, server: str, seats, seed=None, query: str = "") -> None:
+    """Open the Play set-up of `server` and start a game of len(seats)
+    players: each seat's spec ("human", "greedy", ...) and the deal's seed."""
+    page.goto(f"{server}/?mode=play{query}")
+    page.select_option("#form-play select[name=players]", str(len(seats)))
+    for i, spec in enumerate(seats):
+        page.fill(f"#form-play input[name=seat{i}]", spec)
+    if seed is not None:
+        page.fill("#form-play input[name=seed]", str(seed))
+    page.click("#start-play")

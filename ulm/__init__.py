@@ -21,12 +21,13 @@ from ulm._fastcore import (  # noqa: E402
     derive_seed,
 )
 from ulm.board import BoardError, load_board  # noqa: E402
-from ulm.game import Game, parse_seat  # noqa: E402
+from ulm.game import Game, decision_steps, parse_seat  # noqa: E402
 from ulm import render as _render  # noqa: E402,F401  (str(state) draws the position as `ulm show`)
 
 __all__ = [
     "ACTION_KINDS", "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS",
     "DESCENDANTS", "Game", "IllegalActionError", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
     "QUARTERS", "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
-    "TOWER_TILES", "action_fields", "action_id", "derive_seed", "load_board", "parse_seat",
+    "TOWER_TILES", "action_fields", "action_id", "decision_steps", "derive_seed", "load_board",
+    "parse_seat",
 ]

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
-from ulm._fastcore import SEATS, CoreGame
+from ulm._fastcore import SEATS, CoreGame, State
 from ulm.board import load_board
 
 VARIANTS = ("basic", "advanced")
@@ -50,3 +51,18 @@ class Game(CoreGame):
 
     def __repr__(self) -> str:
         return f"Game(players={self.num_players}, variant={self.variant!r})"
+
+
+def decision_steps(state: State) -> Iterator[int]:
+    """The decisions of a game played on `state`, counted from 1: chance events
+    are resolved by the state's own dealer, and the caller applies one action
+    at each step yielded, until the game ends. The step is the number that
+    self-play's sampled positions and their seed streams go by
+    (mcts.learning.selfplay.kept_turn_start)."""
+    step = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.resolve_chance()
+            continue
+        step += 1
+        yield step

@@ -68,7 +68,7 @@ import numpy as np
 from ulm import derive_seed
 
 from mcts.searcher import features as F
-from mcts.searcher.model import write_npz
+from mcts.searcher.model import read_npz, write_npz
 from mcts.searcher.search import MAX_ITERATIONS
 
 DATASET_FORMAT = "ulm-selfplay/1"
@@ -85,6 +85,8 @@ def kept_turn_start(state, seed: int, step: int, sample: float) -> bool:
     from mcts.searcher import _search
     return _search.is_turn_start(state) and (
         sample >= 1.0 or (derive_seed(seed, step, SAMPLE_STREAM) >> 11) / 2 ** 53 < sample)
+
+
 ROW_ARRAYS = ("features", "base_features", "eval_win", "eval_score", "win", "rank", "score",
               "game", "game_seed", "round", "turn_player")
 PER_SEAT = ("eval_win", "eval_score", "win", "rank", "score")
@@ -151,11 +153,7 @@ def play_selfplay_game(args) -> dict:
     state = ulm.Game(players=players, variant=variant).new_game(game_seed)
     feats, base, ewin, escore, rounds, movers, values = [], [], [], [], [], [], []
     step = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.resolve_chance()
-            continue
-        step += 1
+    for step in ulm.decision_steps(state):
         if kept_turn_start(state, game_seed, step, sample):
             cut = state if horizon == 0 else _search.rollout_to_horizon(
                 state, horizon, derive_seed(game_seed, step, HORIZON_STREAM))
@@ -257,29 +255,10 @@ def load_dataset(path) -> dict:
     """Read a data set written by `save_dataset`; DatasetError names the file
     and what is wrong (`check_dataset`). Arrays of other names are left out."""
     path = os.fspath(path)
-    try:
-        z = np.load(path, allow_pickle=False)
-        if not isinstance(z, np.lib.npyio.NpzFile):
-            raise ValueError("a single array, not an .npz archive")
-        with z:
-            names = [name for name in z.files if name in ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",)]
-            archive = z.zip     # an NpzFile read from a file has its zip
-            assert archive is not None
-            unpacked = sum(archive.getinfo(name + ".npy").file_size for name in names)
-            if unpacked > memory_bytes():
-                raise DatasetError(f"{path}: {unpacked:,} bytes unpacked, more than this "
-                                   f"machine's memory ({memory_bytes():,} bytes)")
-            arrays: dict[str, Any] = {name: z[name] for name in names}
-    except DatasetError:
-        raise
-    except FileNotFoundError:
-        raise DatasetError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DatasetError(f"{path}: is a folder, not a data set file") from None
-    except PermissionError:
-        raise DatasetError(f"{path}: permission denied") from None
-    except Exception as exc:    # zip/npy errors of a file that is not a data set
-        raise DatasetError(f"{path}: not a self-play data set (.npz): {exc}") from None
+    arrays: dict[str, Any] = read_npz(
+        path, DatasetError, "self-play data set", memory_bytes(),
+        f"more than this machine's memory ({memory_bytes():,} bytes)",
+        names=ROW_ARRAYS + OPTIONAL_ARRAYS + ("meta",))
     try:
         meta = json.loads(str(arrays.pop("meta")))
     except (KeyError, ValueError, RecursionError):

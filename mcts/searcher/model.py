@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from typing import Optional
 
 import numpy as np
 
@@ -173,30 +174,40 @@ def load_model(path) -> Model:
     return model
 
 
-def _read_npz(path: str) -> dict:
-    """The arrays of an .npz file, each read only if its size is within bounds."""
+def read_npz(path: str, error: type[Exception], kind: str, limit: int, limit_words: str,
+             names: Optional[tuple] = None) -> dict:
+    """The arrays of an .npz file (those in `names`, or all), read only when
+    their unpacked sizes add up to at most `limit` bytes; anything wrong is an
+    `error` naming the file and saying why, the file called a `kind` (a model
+    file, a self-play data set) and the limit `limit_words`."""
     try:
         z = np.load(path, allow_pickle=False)
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError("a single array, not an .npz archive")
         with z:
+            keep = [k for k in z.files if names is None or k in names]
             archive = z.zip     # an NpzFile read from a file has its zip
             assert archive is not None
-            sizes = {k: archive.getinfo(k + ".npy").file_size for k in z.files}
-            if sum(sizes.values()) > MAX_MODEL_BYTES:
-                raise TrainError(f"{path}: larger than a model can be "
-                                 f"({sum(sizes.values()):,} bytes unpacked)")
-            return {k: z[k] for k in z.files}
-    except TrainError:
+            unpacked = sum(archive.getinfo(k + ".npy").file_size for k in keep)
+            if unpacked > limit:
+                raise error(f"{path}: {unpacked:,} bytes unpacked, {limit_words}")
+            return {k: z[k] for k in keep}
+    except error:
         raise
     except FileNotFoundError:
-        raise TrainError(f"{path}: no such file") from None
+        raise error(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise TrainError(f"{path}: is a folder, not a model file") from None
+        raise error(f"{path}: is a folder, not a {kind}") from None
     except PermissionError:
-        raise TrainError(f"{path}: permission denied") from None
-    except Exception as exc:    # zip/npy errors of a file that is not a model
-        raise TrainError(f"{path}: not a model file (.npz): {exc}") from None
+        raise error(f"{path}: permission denied") from None
+    except Exception as exc:    # zip/npy errors of a file that is not one
+        raise error(f"{path}: not a {kind} (.npz): {exc}") from None
+
+
+def _read_npz(path: str) -> dict:
+    """The arrays of a model file, each read only if their size is within bounds."""
+    return read_npz(path, TrainError, "model file", MAX_MODEL_BYTES,
+                    f"larger than a model can be ({MAX_MODEL_BYTES:,} bytes)")
 
 
 def check_model(model: Model) -> None:

@@ -7,16 +7,12 @@ import re
 
 from constructed import decided_game
 from browser_helpers import game_now as _game
+from browser_helpers import start_play
 from browser_helpers import wait_for_human as _wait_for_human
 
 
 def test_a_hint_shows_each_alternative_s_points_and_the_best_three_on_the_board(server, page):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "greedy")
-    page.fill("#form-play input[name=seed]", "3")
-    page.click("#start-play")
+    start_play(page, server, ("human", "greedy"), seed=3)
     _wait_for_human(page)
     page.click("#board .bag.clickable")
     page.wait_for_selector("#board .entry.clickable")

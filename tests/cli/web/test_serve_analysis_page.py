@@ -7,6 +7,7 @@ import time
 
 import pytest
 from browser_helpers import game_now as _game
+from browser_helpers import start_play
 from browser_helpers import wait_for_human as _wait_for_human
 from helpers import EXAMPLES
 
@@ -235,11 +236,7 @@ def test_every_point_of_the_graph_has_its_own_hit_area_and_a_click_keeps_the_pag
 def test_errors_are_said_in_the_pages_words_and_a_stale_one_goes(server, browser):
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "alphago")
-    page.click("#start-play")
+    start_play(page, server, ("human", "alphago"))
     page.wait_for_selector("#status.error")
     said = page.text_content("#status")
     assert said.startswith("Blue: bot spec 'alphago'") and "seats[" not in said

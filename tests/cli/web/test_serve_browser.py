@@ -17,19 +17,14 @@ from pathlib import Path
 
 from cli.web.app import create_app
 
-from browser_helpers import EXAMPLES, free_port, served
+from browser_helpers import EXAMPLES, free_port, served, start_play
 from browser_helpers import game_now as _game
 from browser_helpers import view_with_a_card_to_play_two_ways as _view_with_a_card_to_play_two_ways
 from browser_helpers import wait_for_human as _wait_for_human
 
 
 def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page, shots):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "greedy")
-    page.fill("#form-play input[name=seed]", "5")
-    page.click("#start-play")
+    start_play(page, server, ("human", "greedy"), seed=5)
     g = _wait_for_human(page)
     assert g["mode"] == "play" and g["to_move"] == "Red"
     # draw: the bag on the board, then push a tile by clicking its entry arrow
@@ -80,11 +75,7 @@ def test_play_against_a_bot_push_by_clicking_hint_undo_reload(server, page, shot
 
 
 def test_a_thinking_bot_is_shown_and_a_long_hint_can_be_cancelled(server, page):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "ismcts:time=0.4")
-    page.fill("#form-play input[name=seat1]", "human")
-    page.click("#start-play")
+    start_play(page, server, ("ismcts:time=0.4", "human"))
     # Red, a bot, moves first: the indicator says so while it thinks
     page.wait_for_selector("#thinking:not([hidden])")
     assert "Red (ismcts:time=0.4) is thinking" in page.text_content("#thinking")
@@ -259,12 +250,7 @@ def test_review_a_record_annotate_and_step(server, page, shots):
 
 
 def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shots):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "greedy")
-    page.fill("#form-play input[name=seat1]", "human")
-    page.fill("#form-play input[name=seed]", "7")
-    page.click("#start-play")
+    start_play(page, server, ("greedy", "human"), seed=7)
     g = _wait_for_human(page)
     # the bot's turn is marked on the board: its push in and out, and what else it did
     red = [h for h in g["history"] if h["seat"] == "Red"]
@@ -341,12 +327,7 @@ def test_last_move_marked_move_list_looks_back_and_takes_back(server, page, shot
 
 
 def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "greedy")
-    page.fill("#form-play input[name=seed]", "3")
-    page.click("#start-play")
+    start_play(page, server, ("human", "greedy"), seed=3)
     _wait_for_human(page)
     page.click("#board .bag.clickable")
     page.wait_for_selector("#board .entry.clickable")
@@ -382,11 +363,7 @@ def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):
 def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
     games, port = tmp_path / "games.sqlite", free_port()
     with served(create_app(max_seconds=10, games_file=games), port) as url:
-        page.goto(url + "/?mode=play")
-        page.select_option("#form-play select[name=players]", "2")
-        page.fill("#form-play input[name=seat0]", "human")
-        page.fill("#form-play input[name=seat1]", "greedy")
-        page.click("#start-play")
+        start_play(page, url, ("human", "greedy"))
         _wait_for_human(page)
         page.click("#decisions button.decision:text-is('draw')")
         page.wait_for_function("game.history.length === 1")
@@ -406,11 +383,7 @@ def test_a_game_survives_a_server_restart_and_is_listed(page, tmp_path):
 
 
 def test_leaving_an_unfinished_game_asks_first_when_games_are_not_kept(server, page):
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "human")
-    page.click("#start-play")
+    start_play(page, server, ("human", "human"))
     page.wait_for_selector("#decisions button.decision")
     page.click("#decisions button.decision:text-is('draw')")
     page.wait_for_function("game.history.length === 1")
@@ -450,12 +423,7 @@ def test_every_target_of_a_game_is_clicked_with_the_marks_on_the_board(server, p
     import random
     rng = random.Random(5)
     page.set_viewport_size({"width": 1400, "height": 1300})
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "random")
-    page.fill("#form-play input[name=seed]", "11")
-    page.click("#start-play")
+    start_play(page, server, ("human", "random"), seed=11)
     clicked, kinds = 0, set()
     for step in range(400):
         g = _wait_for_human(page) if not _game(page)["terminal"] else None

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser_helpers import EXAMPLES
+from browser_helpers import EXAMPLES, start_play
 from browser_helpers import view_with_a_card_to_play_two_ways as _view_with_a_card_to_play_two_ways
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
@@ -276,11 +276,7 @@ def test_a_review_steps_by_touch_at_phone_size(server, phone):  # noqa: F811
 def test_a_wide_window_shows_the_whole_board_as_before(server, browser):  # noqa: F811
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    page.goto(server + "/?mode=play")
-    page.select_option("#form-play select[name=players]", "2")
-    page.fill("#form-play input[name=seat0]", "human")
-    page.fill("#form-play input[name=seat1]", "greedy")
-    page.click("#start-play")
+    start_play(page, server, ("human", "greedy"))
     page.wait_for_selector("#board .bag.clickable")
     whole = page.evaluate("document.querySelector('#board svg').viewBox.baseVal.width")
     assert whole == 1300 and page.locator("#parts").is_hidden()
