@@ -63,7 +63,7 @@ def test_every_rule_is_named_by_a_test():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     ids = re.findall(r"^- \*\*(R-[A-Z0-9-]+)\*\*", text, flags=re.M)
     assert len(ids) > 100 and len(set(ids)) == len(ids)
-    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("*.py")
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py")
                       if p.name != "test_package.py")
     untested = [i for i in ids if i not in tests and i.replace("-", "_") not in tests]
     assert not untested, untested

@@ -59,7 +59,7 @@ def test_the_search_stub_lists_every_public_name_of_the_compiled_search():
     """mcts/searcher/_search.pyi stays in step with the compiled module: its names, and
     the Searcher's methods and attributes."""
     from mcts.searcher import _search
-    stub = ast.parse((ROOT / "mcts" / "_search.pyi").read_text(encoding="utf-8"))
+    stub = ast.parse((ROOT / "mcts" / "searcher" / "_search.pyi").read_text(encoding="utf-8"))
     assert _stubbed(stub) == {n for n in dir(_search) if not n.startswith("_")}
     searcher = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Searcher")
     members = {n.name for n in searcher.body if isinstance(n, ast.FunctionDef)}

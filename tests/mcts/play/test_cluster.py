@@ -109,19 +109,22 @@ class LocalhostCluster:
 @pytest.fixture(scope="module", autouse=True)
 def no_dask_threads_left_behind():
     """Later test modules fork (local pools, search workers): let the Dask
-    client threads of this process end first."""
+    client threads of this process end first. Threads that were running
+    before this module (of tests that ran earlier) are not its to wait for."""
+    before = set(_busy_threads())
     yield
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and _busy_threads():
+    while time.monotonic() < deadline and _busy_threads(before):
         time.sleep(0.1)
-    assert not _busy_threads()
+    assert not _busy_threads(before)
 
 
-def _busy_threads():
+def _busy_threads(before=frozenset()):
     import threading
     # Dask-Offload: an idle pool thread of distributed that lives as long as the process
-    return [t.name for t in threading.enumerate()
-            if t is not threading.main_thread() and not t.name.startswith("Dask-Offload")]
+    return [t for t in threading.enumerate()
+            if t is not threading.main_thread() and not t.name.startswith("Dask-Offload")
+            and t not in before]
 
 
 @pytest.fixture(scope="module")
