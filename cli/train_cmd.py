@@ -12,7 +12,7 @@ from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check
 from mcts import MAX_ITERATIONS, MAX_WORKERS
 from mcts.searcher.model import MAX_HIDDEN
 from mcts.play.tournament import MAX_GAMES, TournamentError
-from mcts.learning.train import MAX_EPOCHS, TARGETS
+from mcts.learning.train import MAX_BATCH, MAX_EPOCHS, TARGETS
 
 
 def _check_out(out: str, option: str = "--out") -> None:
@@ -164,7 +164,7 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
               help="Hidden units of the mlp (the search evaluates up to 64).")
 @_fit_options(epochs=20, l2=1e-4, l2_help="Weight decay of the weights (not the biases).",
               validation=0.2, validation_help="Share of the games held out for validation.")
-@click.option("--batch", type=click.IntRange(1), default=256, show_default=True,
+@click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=256, show_default=True,
               help="Positions per mini-batch.")
 @click.option("--inputs", type=click.Choice(["rich", "staged", "public", "base"]),
               default="rich", show_default=True,

@@ -72,6 +72,7 @@ STAGES = (("rounds 1-3", 0, 3), ("rounds 4-7", 3, 7), ("rounds 8-10", 7, 10))
 TRAIN_SAMPLE = 20000
 ADAM = (0.9, 0.999, 1e-8)
 MAX_EPOCHS = 10_000
+MAX_BATCH = 10_000_000      # positions a mini-batch; more than any data set holds in memory
 
 
 class FitDiverged(TrainError):
@@ -290,8 +291,8 @@ def _check_settings(cfg: FitConfig) -> None:
     """Refuse settings a fit cannot run with (the command line bounds them too)."""
     if type(cfg.epochs) is not int or not 1 <= cfg.epochs <= MAX_EPOCHS:
         raise TrainError(f"epochs: 1 to {MAX_EPOCHS:,}, got {cfg.epochs!r}")
-    if type(cfg.batch) is not int or cfg.batch < 1:
-        raise TrainError(f"batch: a positive whole number, got {cfg.batch!r}")
+    if type(cfg.batch) is not int or not 1 <= cfg.batch <= MAX_BATCH:
+        raise TrainError(f"batch: 1 to {MAX_BATCH:,} positions, got {cfg.batch!r}")
     if cfg.kind == "mlp" and (type(cfg.hidden) is not int or not 1 <= cfg.hidden <= MAX_HIDDEN):
         raise TrainError(f"hidden: 1 to {MAX_HIDDEN} units, got {cfg.hidden!r}")
     for name, low, high, span in (("lr", 0, None, "above 0"), ("l2", 0, None, "at least 0"),

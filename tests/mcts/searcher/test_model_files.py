@@ -483,7 +483,9 @@ def test_the_fit_checks_its_settings_and_its_weights(data2):
     with pytest.raises(FitDiverged, match="diverged"):
         fit(data2, FitConfig(kind="mlp", hidden=3, epochs=1, lr=1e300, validation=0.25))
     for field, value, words in [("epochs", 10 ** 30, "epochs: 1 to 10,000"),
-                                ("epochs", 0, "epochs"), ("batch", 0, "batch"),
+                                ("epochs", 0, "epochs"), ("batch", 0, "batch: 1 to 10,000,000"),
+                                ("batch", 10 ** 30, "batch: 1 to 10,000,000 positions"),
+                                ("batch", 2.5, "batch"), ("batch", -3, "batch"),
                                 ("hidden", 5000, "hidden: 1 to 1024"),
                                 ("lr", float("nan"), "lr: a finite number above 0"),
                                 ("l2", float("inf"), "l2: a finite number at least 0"),
