@@ -42,9 +42,9 @@ from mcts.searcher import _search
 from mcts.searcher.evaluation import EVALUATIONS, WEIGHT_SETS
 from mcts.searcher.learned import learned_weights, search_weights
 from mcts.searcher.params import (CHANCE_MODES, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_ITERATIONS,
-                         MAX_SECONDS, MAX_WEIGHT, MAX_WORKERS, ROLLOUTS, SearchParams,
-                         check_workers)
+                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WEIGHT,
+                         MAX_WORKERS, ROLLOUTS, SPEC_NAMES, SearchParams, check_workers)
+from mcts.searcher.params import MAX_HORIZON, MAX_HORIZON_ROUNDS  # noqa: F401 (the spec's bounds)
 from mcts.searcher.params import PRESETS as PRESET_PARAMS
 from mcts.searcher.search import search
 
@@ -126,17 +126,21 @@ def _choice(name, choices):
 
 
 def _horizon(text):
-    """Turns (-1: to the end) or rounds as "Nr", at most a whole game."""
+    """Turns (-1: to the end) or rounds as "Nr", as SearchParams takes them; the
+    bounds are SearchParams' to check (mcts.searcher.params.check_horizon), when
+    the bot builds its params. A number that is no whole one stays a number
+    and any other text stays text, for that check to refuse and quote."""
     text = str(text).strip()
     rounds = text.endswith("r")
     value = _whole_number(text[:-1] if rounds else text)
-    if rounds and value is not None and 0 <= value <= MAX_HORIZON_ROUNDS:
-        return f"{value}r"
-    if not rounds and value is not None and -1 <= value <= MAX_HORIZON:
-        return value
-    raise ValueError(f"horizon must be -1 (to the end), a number of turns from 0 to "
-                     f"{MAX_HORIZON} or rounds from 0r to {MAX_HORIZON_ROUNDS}r (2r: two "
-                     f"rounds), got {shown(text)}")
+    if isinstance(value, int):
+        return f"{value}r" if rounds else value
+    if value is None and not rounds:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _probability(name, kind="a probability"):
@@ -339,7 +343,12 @@ class IsmctsBot(_SearchBot):
 
     def __init__(self, **options):
         super().__init__(**options)
-        self.params.validate()      # options that do not go together are refused here
+        # the options are checked as the params are built (SearchParams, the one
+        # check): values out of bounds and options that do not go together
+        try:
+            SearchParams.from_options(self.config, determinize=self.determinize)
+        except ValueError as exc:
+            raise ValueError(_in_spec_words(str(exc))) from None
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
@@ -389,6 +398,16 @@ class IsmctsBot(_SearchBot):
         return action
 
 
+def _in_spec_words(message: str) -> str:
+    """A SearchParams error as a spec says it: "horizon: must be ..." is
+    "horizon must be ..." as the spec parsers say, and a field is named by its
+    spec option (SPEC_NAMES: margin_weight is margin)."""
+    field, colon, rest = message.partition(": ")
+    if colon and rest.startswith("must be") and field.isidentifier():
+        return f"{SPEC_NAMES.get(field, field)} {rest}"
+    return message
+
+
 class CheatBot(IsmctsBot):
     """UCT on the true state (sees the hidden information): reference only."""
     name = "cheat"
@@ -424,9 +443,9 @@ class PimcBot(_SearchBot):
                 per_tree_time = max(start + budget * (d + 1) / cfg["determinizations"]
                                     - _time.monotonic(), 1e-6)
             world = state.resample_from_infostate(player, derive_seed(base, d, 0))
-            tree = _search.Searcher(world, c=cfg["c"], rollout=cfg["rollout"],
-                                    seed=derive_seed(base, d, 1),
-                                    margin_weight=cfg["margin"], determinize=False)
+            tree = _search.Searcher(world, SearchParams(
+                c=cfg["c"], explore="fixed", rollout=cfg["rollout"], horizon=-1,
+                margin_weight=cfg["margin"], determinize=False, seed=derive_seed(base, d, 1)))
             tree.run(cfg["iterations"], per_tree_time)
             for key, visits, _avail, rewards, _wins, _n, _own in tree.root_stats():
                 votes[key] = votes.get(key, 0) + visits

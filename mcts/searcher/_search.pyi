@@ -4,6 +4,8 @@ from typing import Any
 
 from ulm._fastcore import State
 
+from mcts.searcher.params import EvaluationNumbers, SearchParams
+
 NODE_BYTES: int
 VALUE_BYTES: int
 ROLLOUTS: tuple[str, ...]
@@ -33,14 +35,9 @@ class Searcher:
     iterations: int
     seconds: float
 
-    def __init__(self, state: State, c: float = 0.7, rollout: str = "heuristic", seed: int = 0,
-                 margin_weight: float = 0.1, determinize: bool = True,
-                 max_nodes: int = ..., chance: str = "open", horizon: int = -1,
-                 eval_weights: Sequence[float] | None = None,
-                 eval_win_weights: Sequence[float] | None = None, bias: float = 0.0,
-                 mast: float = 0.0, explore: str = "fixed", minimax: float = 0.0,
-                 root_action: int = -1, learned_weights: Any = None,
-                 learned_residual: bool = False, points: bool = True) -> None: ...
+    def __init__(self, state: State, params: SearchParams | None = None, *,
+                 root_action: int = -1, points: bool = True,
+                 numbers: EvaluationNumbers | None = None) -> None: ...
     def run(self, iterations: int | None = None, seconds: float | None = None) -> int: ...
     def reroot(self, action: int, state: State, seed: int | None = None) -> bool: ...
     @property

@@ -44,28 +44,35 @@ cdef inline void final_outcome(const Board* b, const GameState* s, double* win,
 cdef class Searcher:
     """One search tree over one root State.
 
-    ``Searcher(state, c=0.7, rollout="heuristic", seed=0, margin_weight=0.1,
-    determinize=True, max_nodes=DEFAULT_MAX_NODES, chance="open", horizon=-1,
-    eval_weights=None, eval_win_weights=None, bias=0.0, mast=0.0,
-    explore="fixed", minimax=0.0, root_action=-1, learned_weights=None,
-    learned_residual=False, points=True)``
+    ``Searcher(state, params=None, *, root_action=-1, points=True, numbers=None)``
+
+    params: the search's options, a `mcts.searcher.params.SearchParams`
+    (default SearchParams(), the default search of `mcts.searcher.search`),
+    checked there once and resolved for the game's player count by
+    `mcts.searcher.params.searcher_options`, the one place (c, minimax and the
+    horizon in turns; the seed is the params'; the budget, workers, final and
+    reuse are the caller's). The baseline of earlier releases (c 0.7 fixed,
+    heuristic rollouts to the end, no minimax) is
+    ``mcts.searcher.params.PRESETS["baseline"]``.
 
     determinize=True is SO-ISMCTS for the player to move (only that player's
     knowledge is used); determinize=False searches the given state as if it
     were fully known (perfect-information UCT: the PIMC and cheat bots).
     chance="closed" gives each chance outcome the searching player observes
     its own child (keyed by the outcome); "open" merges them all.
-    horizon=H >= 0 stops each rollout at the (H+1)-th turn start it reaches
-    (the leaf counts if it is one) and scores it with the evaluation: win
-    chances by a softmax of a linear function of the features
-    (`eval_win_weights`, N_WEIGHTS numbers) and predicted final scores for the
-    score-margin term (`eval_weights`); -1 plays to the end.
-    learned_weights (with a horizon): the win chances come from a learned
-    model over the rich features instead, linear or with a hidden layer
-    (`learned_win`; the search's weights of mcts.searcher.learned.learned_weights,
-    whose length tells the hidden units), the predicted scores still
-    from `eval_weights`; with learned_residual the model's logits correct
-    those of `eval_win_weights` instead of replacing them.
+    A horizon of H >= 0 turns stops each rollout at the (H+1)-th turn start it
+    reaches (the leaf counts if it is one) and scores it with the evaluation
+    (`params.evaluation`, an Evaluation chosen once; its numbers,
+    `Evaluation.numbers`, are read once and kept): win chances by a softmax
+    of a linear function of the features (`eval_win_weights`, N_WEIGHTS
+    numbers) and predicted final scores for the score-margin term
+    (`eval_weights`); -1 plays to the end. With the learned evaluation the
+    win chances come from a learned model over the rich features instead,
+    linear or with a hidden layer (`learned_win`; the search's weights of
+    mcts.searcher.learned.learned_weights, whose length tells the hidden
+    units), the predicted scores still from `eval_weights`; a residual
+    model's logits correct those of `eval_win_weights` instead of replacing
+    them.
     bias: progressive bias towards the heuristic policy's decision
     (bias / (visits + 1) added to its UCB value; it is also expanded first).
     mast: the chance that a rollout decision is the legal one with the best
@@ -80,26 +87,28 @@ cdef class Searcher:
     each added node gets the evaluation's rewards of its position as its
     heuristic value, backed up max^n through the tree, and UCB uses
     (1 - minimax) x mean reward + minimax x heuristic value.
-    root_action >= 0 searches that decision alone at the root (the rest of
-    the tree as usual): the estimate of one decision from the same root, as
-    the review of a game needs for a decision the search did not choose.
-    points=True sums, per root decision, every player's final score of the
-    iterations through it (at a cut-off: the evaluation's predicted final
-    scores), the searching player's margin over the best other player and
-    its square, and the searching player's points by scoring source
-    (`root_points`); points=False leaves them out (the search is the same:
-    for measuring their cost).
+
+    The tree's own options: root_action >= 0 searches that decision alone at
+    the root (the rest of the tree as usual): the estimate of one decision
+    from the same root, as the review of a game needs for a decision the
+    search did not choose. points=True sums, per root decision, every
+    player's final score of the iterations through it (at a cut-off: the
+    evaluation's predicted final scores), the searching player's margin over
+    the best other player and its square, and the searching player's points
+    by scoring source (`root_points`); points=False leaves them out (the
+    search is the same: for measuring their cost). numbers: an
+    `mcts.searcher.params.EvaluationNumbers` in place of the evaluation's own,
+    for weights that are no named set (a fit under test); their lengths are
+    checked here.
     """
 
-    def __cinit__(self, state, double c=0.7, rollout="heuristic", seed=0,
-                  double margin_weight=0.1,
-                  bint determinize=True, int max_nodes=DEFAULT_MAX_NODES,
-                  chance="open", int horizon=-1, eval_weights=None,
-                  eval_win_weights=None, double bias=0.0, double mast=0.0,
-                  explore="fixed", double minimax=0.0, int root_action=-1,
-                  learned_weights=None, bint learned_residual=False, bint points=True):
+    def __cinit__(self, state, params=None, *, int root_action=-1, bint points=True,
+                  numbers=None):
+        # imported here: mcts.searcher.params imports this module
+        from mcts.searcher.params import EvaluationNumbers, SearchParams, searcher_options
         cdef int i, n
         cdef int16_t buf[MAX_LEGAL]
+        cdef int max_nodes
         self.nodes = NULL
         self.hv = NULL
         self.path = NULL
@@ -108,32 +117,18 @@ cdef class Searcher:
         self.log_mover = NULL
         self.learned = NULL
         self.learned_hidden = 0
+        if params is None:
+            params = SearchParams()
+        elif not isinstance(params, SearchParams):
+            raise ValueError(f"params: must be a SearchParams, got {type(params).__name__}")
+        if numbers is not None and not isinstance(numbers, EvaluationNumbers):
+            raise ValueError(f"numbers: must be an EvaluationNumbers, "
+                             f"got {type(numbers).__name__}")
         load_state(state, &self.root, &self.board)
         self.root_player = current_player(&self.root)
         if self.root_player < 0:
             raise ValueError("search: the root must be a decision of a player "
                              "(not a chance node or the end of the game)")
-        if c < 0:
-            raise ValueError(f"c: the exploration constant must be >= 0, got {c}")
-        if max_nodes < 2:
-            raise ValueError(f"max_nodes: must be at least 2, got {max_nodes}")
-        if chance not in CHANCE_MODES:
-            raise ValueError(f"chance: expected one of {', '.join(CHANCE_MODES)}, got {chance!r}")
-        if horizon < -1:
-            raise ValueError(f"horizon: must be -1 (to the end) or a number of turns >= 0, "
-                             f"got {horizon}")
-        if explore not in EXPLORE_MODES:
-            raise ValueError(f"explore: expected one of {', '.join(EXPLORE_MODES)}, "
-                             f"got {explore!r}")
-        if not bias >= 0:
-            raise ValueError(f"bias: must be >= 0, got {bias}")
-        if not 0 <= mast <= 1:
-            raise ValueError(f"mast: must be a probability in [0, 1], got {mast}")
-        if not 0 <= minimax <= 1:
-            raise ValueError(f"minimax: must be a weight in [0, 1], got {minimax}")
-        if minimax > 0 and horizon < 0:
-            raise ValueError("minimax: implicit minimax needs the evaluation, so a horizon "
-                             "(not -1)")
         self.root_action = -1
         if root_action >= 0:
             n = legal_actions(&self.board, &self.root, buf)
@@ -141,28 +136,35 @@ cdef class Searcher:
                 raise ValueError(f"root_action: {root_action} is not a legal decision here")
             self.root_action = root_action
         self.num_players = self.root.num_players
-        self.rollout = _rollout_kind(rollout)
-        self.c = c
-        self.scaled = explore == "scaled"
-        self.margin_weight = margin_weight
-        self.determinize_each = determinize
-        self.chance_mode = CHANCE_MODES.index(chance)
-        self.horizon = horizon
-        self.bias = bias
-        self.mast_eps = mast
-        self.minimax = minimax
+        options = searcher_options(params, self.num_players)
+        if numbers is not None:
+            options.update(numbers._asdict())
+        max_nodes = options["max_nodes"]
+        if max_nodes < 2:
+            raise ValueError(f"max_nodes: must be at least 2, got {max_nodes}")
+        self.rollout = _rollout_kind(options["rollout"])
+        self.c = options["c"]
+        self.scaled = options["explore"] == "scaled"
+        self.margin_weight = options["margin_weight"]
+        self.determinize_each = options["determinize"]
+        self.chance_mode = CHANCE_MODES.index(options["chance"])
+        self.horizon = options["horizon"]
+        self.bias = options["bias"]
+        self.mast_eps = options["mast"]
+        self.minimax = options["minimax"]
         memset(self.eval_w, 0, sizeof(self.eval_w))
         memset(self.eval_win, 0, sizeof(self.eval_win))
-        if horizon >= 0:
-            for name, given in (("eval_weights", eval_weights),
-                                ("eval_win_weights", eval_win_weights)):
+        if self.horizon >= 0:
+            for name in ("eval_weights", "eval_win_weights"):
+                given = options.get(name)
                 if given is None or len(given) != N_WEIGHTS:
                     raise ValueError(f"{name}: a horizon needs {N_WEIGHTS} evaluation weights")
             for i in range(N_WEIGHTS):
-                self.eval_w[i] = float(eval_weights[i])
-                self.eval_win[i] = float(eval_win_weights[i])
+                self.eval_w[i] = float(options["eval_weights"][i])
+                self.eval_win[i] = float(options["eval_win_weights"][i])
+        learned_weights = options.get("learned_weights")
         if learned_weights is not None:
-            if horizon < 0:
+            if self.horizon < 0:
                 raise ValueError("learned_weights: the learned evaluation scores cut-off "
                                  "rollouts, so it needs a horizon (not -1)")
             n = len(learned_weights)
@@ -172,20 +174,20 @@ cdef class Searcher:
                 raise MemoryError()
             for i in range(n):
                 self.learned[i] = float(learned_weights[i])
-        self.learned_residual = learned_residual
+        self.learned_residual = options.get("learned_residual", False)
         self.points = points
-        rng_seed(&self.rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        rng_seed(&self.rng, <uint64_t>(int(options["seed"]) & 0xFFFFFFFFFFFFFFFF))
         self.max_nodes = max_nodes
         self.capacity = INITIAL_NODES if INITIAL_NODES < max_nodes else max_nodes
         self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
         self.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         if self.nodes == NULL or self.path == NULL:
             raise MemoryError()
-        if minimax > 0:
+        if self.minimax > 0:
             self.hv = <float*>malloc(self.capacity * MAX_PLAYERS * sizeof(float))
             if self.hv == NULL:
                 raise MemoryError()
-        if mast > 0:
+        if self.mast_eps > 0:
             self.mast = <double*>calloc(MAX_PLAYERS * MAST_SLOTS * 2, sizeof(double))
             self.log_action = <int16_t*>malloc(ROLLOUT_LOG * sizeof(int16_t))
             self.log_mover = <int8_t*>malloc(ROLLOUT_LOG * sizeof(int8_t))

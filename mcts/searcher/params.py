@@ -28,12 +28,13 @@ import dataclasses
 import math
 import os
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 from ulm.numbers import check_seed, shown
 
 from mcts.searcher._search import CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, ROLLOUTS
-from mcts.searcher.evaluation import EVALUATIONS, WEIGHT_SETS
+from mcts.searcher.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
+from mcts.searcher.learned import learned_weights
 
 # UCB's exploration constant suits the spread of the rewards: rollouts played
 # to the end are won or lost (0/1), the cut-off's win chances lie much closer
@@ -123,21 +124,30 @@ def check_workers(workers) -> int:
 
 def check_horizon(horizon) -> None:
     """ValueError unless `horizon` is -1 (to the end), turns up to MAX_HORIZON or
-    rounds "Nr" up to MAX_HORIZON_ROUNDS."""
-    if isinstance(horizon, str) and horizon.endswith("r") and horizon[:-1].isdecimal() \
-            and int(horizon[:-1]) <= MAX_HORIZON_ROUNDS:
-        return
+    rounds "Nr" up to MAX_HORIZON_ROUNDS: the one check of a horizon (a bot
+    spec's horizon= is checked here too, as a field of its SearchParams)."""
+    if isinstance(horizon, str) and horizon.endswith("r"):
+        digits = horizon[:-1]
+        # a number of more digits than int() reads is beyond the bound as well
+        if digits.isdecimal() and len(digits.lstrip("0")) <= len(str(MAX_HORIZON_ROUNDS)) \
+                and int(digits) <= MAX_HORIZON_ROUNDS:
+            return
     if _is_whole(horizon) and -1 <= horizon <= MAX_HORIZON:
         return
     raise ValueError(f"horizon: must be -1 (to the end), a number of turns from 0 to "
-                     f"{MAX_HORIZON} or rounds as 'Nr' from '0r' to '{MAX_HORIZON_ROUNDS}r', "
-                     f"got {shown(horizon)}")
+                     f"{MAX_HORIZON} or rounds from 0r to {MAX_HORIZON_ROUNDS}r (2r: two "
+                     f"rounds), got {shown(horizon)}")
 
 
 def horizon_turns(horizon, players: int) -> int:
     """The rollout horizon in turns: an int is turns (-1: to the end), "Nr" is N
     rounds (N times the number of players)."""
     check_horizon(horizon)
+    return _turns(horizon, players)
+
+
+def _turns(horizon, players: int) -> int:
+    """horizon_turns of a horizon already checked."""
     if isinstance(horizon, str):
         return int(horizon[:-1]) * players
     return horizon
@@ -192,11 +202,24 @@ def _check_flag(name: str, value) -> None:
         raise ValueError(f"{name}: must be True or False, got {shown(value)}")
 
 
+class EvaluationNumbers(NamedTuple):
+    """The numbers the compiled Searcher scores a cut-off rollout with: those
+    of one Evaluation for one player count (`Evaluation.numbers`)."""
+    eval_weights: Any                   # EVAL_WEIGHTS numbers: a player's predicted final
+    #                                     score (the reward's margin term, the points)
+    eval_win_weights: Any               # EVAL_WEIGHTS numbers: a player's win logit (the
+    #                                     win chances: their softmax)
+    learned_weights: Any = None         # a learned model's search weights
+    #                                     (mcts.searcher.learned.search_weights): the win
+    #                                     chances from it instead; None: the linear ones
+    learned_residual: bool = False      # the model's logits correct eval_win_weights'
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """What gives the win chances where a rollout is cut off (OpenSpiel's
     Evaluator): chosen once, with its weights or model, and handed to the
-    Searcher as its numbers (mcts.searcher.search.evaluation_options)."""
+    Searcher as its numbers (`numbers`)."""
     kind: str = DEFAULT_EVALUATION      # "learned" (a model fitted to self-play) or
     #                                     "linear" (the 14-feature function of `weights`)
     weights: str = "default"            # the linear evaluation's named weights (WEIGHT_SETS;
@@ -221,6 +244,21 @@ class Evaluation:
     @property
     def default_horizon(self) -> int:
         return default_horizon(self.kind)
+
+    def numbers(self, players: int) -> EvaluationNumbers:
+        """The numbers of this evaluation in a game of `players`, from files
+        read once and kept (mcts.searcher.evaluation.eval_parameters,
+        mcts.searcher.learned.learned_weights: a model file again when it
+        changes). The learned kind takes its predicted scores from the linear
+        weights; a residual model corrects the win chances of RESIDUAL_WEIGHTS,
+        the weights it was fitted against, whatever `weights` are."""
+        score_weights, win_weights = eval_parameters(players, self.weights)
+        if self.kind != "learned":
+            return EvaluationNumbers(score_weights, win_weights)
+        model_weights, residual = learned_weights(players, self.model)
+        if residual:
+            win_weights = eval_parameters(players, RESIDUAL_WEIGHTS)[1]
+        return EvaluationNumbers(score_weights, win_weights, model_weights, residual)
 
 
 # A bot spec's name of an option, where it differs from the field's.
@@ -312,8 +350,8 @@ class SearchParams:
 
     # --- resolved for one search
     def horizon_turns(self, players: int) -> int:
-        return horizon_turns(self.evaluation.default_horizon if self.horizon is None
-                             else self.horizon, players)
+        return _turns(self.evaluation.default_horizon if self.horizon is None
+                      else self.horizon, players)
 
     def resolved_c(self, players: int) -> float:
         if self.c is not None:
@@ -374,6 +412,22 @@ class SearchParams:
         name = "ismcts" if self.determinize else "cheat"
         text = ",".join(f"{k}={_spec_value(v)}" for k, v in sorted(options.items()))
         return f"{name}:{text}" if text else name
+
+
+def searcher_options(params: SearchParams, players: int) -> dict:
+    """The settings of the compiled Searcher (mcts.searcher._search.Searcher)
+    for `params` in a game of `players`, resolved in this one place: c, minimax
+    and the horizon in turns, and where rollouts are cut off (a horizon of 0
+    turns or more) the evaluation's numbers (`Evaluation.numbers`)."""
+    horizon = params.horizon_turns(players)
+    options = dict(c=params.resolved_c(players), rollout=params.rollout,
+                   margin_weight=float(params.margin_weight), determinize=params.determinize,
+                   max_nodes=params.max_nodes, chance=params.chance, horizon=horizon,
+                   bias=float(params.bias), mast=float(params.mast), explore=params.explore,
+                   minimax=params.resolved_minimax(players), seed=params.seed)
+    if horizon >= 0:
+        options.update(params.evaluation.numbers(players)._asdict())
+    return options
 
 
 def _spec_value(value) -> str:

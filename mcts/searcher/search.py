@@ -44,8 +44,6 @@ from ulm.decisions import decision_label
 from mcts.searcher._search import POINT_SOURCE_COUNT
 from mcts.searcher._search import (CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, HIDDEN_KEY,  # noqa: F401
                           NODE_BYTES, ROLLOUTS, SIGNAL_CHECK_SECONDS, VALUE_BYTES, Searcher)
-from mcts.searcher.evaluation import RESIDUAL_WEIGHTS, eval_parameters
-from mcts.searcher.learned import learned_weights
 # the options of a search, their defaults and bounds live in mcts.searcher.params (one
 # SearchParams); they are named here too, where callers have found them
 from mcts.searcher.params import (DEFAULT_C, DEFAULT_CHANCE, DEFAULT_EVALUATION,  # noqa: F401
@@ -53,7 +51,7 @@ from mcts.searcher.params import (DEFAULT_C, DEFAULT_CHANCE, DEFAULT_EVALUATION,
                          DEFAULT_MARGIN_WEIGHT, DEFAULT_MINIMAX, DEFAULT_ROLLOUT, FINALS,
                          FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, SCALED_C,
                          Evaluation, SearchParams, check_minimax, check_workers, default_c,
-                         default_horizon, default_minimax, horizon_turns)
+                         default_horizon, default_minimax, horizon_turns, searcher_options)
 
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
 PROGRESS_CHUNK_SECONDS = 0.1
@@ -515,7 +513,8 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(conn, state, options, iterations, deadline, counter, index, parent):
+def _worker_main(conn, state, params, root_action, iterations, deadline, counter, index,
+                 parent):
     # the parent handles Ctrl-C and ends its workers with SIGTERM: a worker
     # neither prints a KeyboardInterrupt of its own nor outlives the search
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -523,7 +522,7 @@ def _worker_main(conn, state, options, iterations, deadline, counter, index, par
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _end_with_parent(parent)
     try:
-        searcher = Searcher(state, **options)
+        searcher = Searcher(state, params, root_action=root_action)
 
         def report(done):
             counter[index] = done
@@ -538,41 +537,6 @@ def _worker_main(conn, state, options, iterations, deadline, counter, index, par
         # a forked child ends here, skipping exit handlers and stdio flushes: a
         # lock another thread of the parent held at the fork would block them
         os._exit(0)
-
-
-def evaluation_options(players: int, horizon: int, evaluation=DEFAULT_EVALUATION,
-                       weights: str = "default", model: Optional[str] = None) -> dict:
-    """The Searcher's options that score a rollout cut off at `horizon` turns
-    (none for -1) by `evaluation` (an Evaluation, or its kind with `weights`
-    and `model`): the linear evaluation of its weights, and with the learned
-    one its model's weights. A residual model corrects the chances of
-    RESIDUAL_WEIGHTS, the weights it was fitted against, whatever the weights are."""
-    if not isinstance(evaluation, Evaluation):
-        evaluation = Evaluation(evaluation, weights, model)
-    if horizon < 0:
-        return {}
-    score_weights, win_weights = eval_parameters(players, evaluation.weights)
-    options = dict(eval_weights=score_weights, eval_win_weights=win_weights)
-    if evaluation.kind == "learned":
-        model_weights, residual = learned_weights(players, evaluation.model)
-        options.update(learned_weights=model_weights, learned_residual=residual)
-        if residual:
-            options["eval_win_weights"] = eval_parameters(players, RESIDUAL_WEIGHTS)[1]
-    return options
-
-
-def searcher_options(params: SearchParams, players: int) -> dict:
-    """The compiled Searcher's keyword arguments (mcts.searcher._search.Searcher, whose
-    own defaults are the baseline's) for `params` in a game of `players`, the
-    evaluation's numbers included; c, minimax and the horizon resolved."""
-    horizon = params.horizon_turns(players)
-    options = dict(c=params.resolved_c(players), rollout=params.rollout,
-                   margin_weight=float(params.margin_weight), determinize=params.determinize,
-                   max_nodes=params.max_nodes, chance=params.chance, horizon=horizon,
-                   bias=float(params.bias), mast=float(params.mast), explore=params.explore,
-                   minimax=params.resolved_minimax(players))
-    options.update(evaluation_options(players, horizon, params.evaluation))
-    return options
 
 
 def search_params(params: Optional[SearchParams] = None, iterations: Optional[int] = None,
@@ -628,11 +592,10 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
     if iterations is not None and workers > iterations:
         workers = iterations
     start = _time.monotonic()
-    options = searcher_options(params, players)
-    options["root_action"] = -1 if root_action is None else int(root_action)
+    root = -1 if root_action is None else int(root_action)
     searcher = None
     if workers == 1:
-        searcher = tree if tree is not None else Searcher(state, seed=seed, **options)
+        searcher = tree if tree is not None else Searcher(state, params, root_action=root)
         report = None
         if progress is not None:
             def report(done):
@@ -640,11 +603,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         _grow(searcher, iterations, time, report)
         exports = [_export(searcher)]
     else:
-        exports = _run_workers(state, options, iterations, time, seed, workers, progress, start)
-    minimax = options["minimax"]
-    result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed, c=options["c"],
-                           rollout=params.rollout, final=params.final, explore=params.explore,
-                           minimax=minimax, margin_weight=options["margin_weight"])
+        exports = _run_workers(state, params, root, iterations, time, workers, progress, start)
+    minimax = params.resolved_minimax(players)
+    result = merge_exports(exports, seconds=_time.monotonic() - start, seed=seed,
+                           c=params.resolved_c(players), rollout=params.rollout,
+                           final=params.final, explore=params.explore, minimax=minimax,
+                           margin_weight=float(params.margin_weight))
     result.minimax = minimax
     result.forced = len(legal) == 1
     if params.determinize:          # searched from the player's knowledge: check its line
@@ -663,8 +627,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
 WORKER_EXIT_SECONDS = 2.0
 
 
-def _run_workers(state, options, iterations, time, seed, workers, progress, start):
-    Searcher(state, seed=0, **options)        # validate the root here, not in the children
+def _run_workers(state, params, root_action, iterations, time, workers, progress, start):
+    Searcher(state, params, root_action=root_action)    # check the root here, not in the children
     ctx = multiprocessing.get_context("fork")
     counter = ctx.RawArray("q", workers)
     # one deadline for all: the time budget covers forking, searching and merging
@@ -674,10 +638,11 @@ def _run_workers(state, options, iterations, time, seed, workers, progress, star
     try:
         for i in range(workers):
             share = None if iterations is None else iterations // workers + (i < iterations % workers)
-            opts = dict(options, seed=derive_seed(seed, i))
+            tree_params = params.replace(seed=derive_seed(params.seed, i))
             recv, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_worker_main,
-                               args=(send, state, opts, share, deadline, counter, i, os.getpid()),
+                               args=(send, state, tree_params, root_action, share, deadline,
+                                     counter, i, os.getpid()),
                                daemon=True)
             procs.append(proc)
             conns.append(recv)

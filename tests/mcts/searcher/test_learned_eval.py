@@ -13,6 +13,7 @@ from mcts.searcher._search import Searcher, eval_outcome_of, learned_win_of
 from mcts.searcher.evaluation import eval_parameters
 from mcts.searcher.learned import LEARNED_MODELS, learned_model, learned_weights, search_weights
 from mcts.searcher.model import MODEL_FORMAT, Model
+from mcts.searcher.params import PRESETS, EvaluationNumbers
 from samples import random_states
 from helpers import EXAMPLES
 
@@ -138,13 +139,16 @@ def test_the_searcher_checks_its_learned_weights():
     state = ulm.Game(players=2).new_game(4)
     state.resolve_chance()
     weights = learned_weights(2)[0]
-    base = dict(eval_weights=[0.0] * 28, eval_win_weights=[0.0] * 28)
+    zeros = [0.0] * 28
+    baseline = PRESETS["baseline"]      # c 0.7 fixed, heuristic rollouts, no minimax
     with pytest.raises(ValueError, match="needs a horizon"):
-        Searcher(state, learned_weights=weights)
+        Searcher(state, baseline, numbers=EvaluationNumbers(zeros, zeros, weights))
     with pytest.raises(ValueError, match="learned_weights: 10 numbers are no learned model's "
                                          "for 2 players"):
-        Searcher(state, horizon=2, learned_weights=[0.0] * 10, **base)
-    tree = Searcher(state, horizon=2, learned_weights=weights, **base)
+        Searcher(state, baseline.replace(horizon=2),
+                 numbers=EvaluationNumbers(zeros, zeros, [0.0] * 10))
+    tree = Searcher(state, baseline.replace(horizon=2),
+                    numbers=EvaluationNumbers(zeros, zeros, weights))
     tree.run(50)
     assert tree.iterations == 50
 
@@ -265,7 +269,7 @@ def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch
     """The shipped models correct the v0.2 evaluation's chances (the training
     data's): refitting the default weights must not move the learned search."""
     import importlib
-    search_module = importlib.import_module("mcts.searcher.search")  # the module, not mcts.search
+    params_module = importlib.import_module("mcts.searcher.params")   # Evaluation.numbers reads them
     from mcts.searcher.evaluation import RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
     # named for what they are, not for a release; the v0.2 search has them too
     assert RESIDUAL_WEIGHTS == "pinned" and set(WEIGHT_SETS) == {"default", "pinned"}
@@ -279,7 +283,7 @@ def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch
     def refitted(players, weights="default"):
         score, win = eval_parameters(players, weights)
         return (score, tuple(w * 3.0 for w in win)) if weights == "default" else (score, win)
-    monkeypatch.setattr(search_module, "eval_parameters", refitted)
+    monkeypatch.setattr(params_module, "eval_parameters", refitted)
     assert visits(search(state, iterations=300, seed=5)) == before
     # the linear search does follow its weights
     linear = dict(iterations=300, seed=5, evaluation="linear", horizon=2)

@@ -79,7 +79,7 @@ def test_at_a_cut_off_the_points_are_the_evaluation_s_predicted_scores():
     its sources the points banked and the end-game items as they stand, the
     rest forecast."""
     from mcts.searcher._search import Searcher, eval_outcome_of, is_turn_start
-    from mcts.searcher.search import evaluation_options
+    from mcts.searcher.params import PRESETS
     state, rnd = opening(2), random.Random(1)
     end = ulm.ACTION_NAMES.index("end turn")
     while True:
@@ -93,12 +93,13 @@ def test_at_a_cut_off_the_points_are_the_evaluation_s_predicted_scores():
                 break
         state.apply_action(rnd.choice(state.legal_actions()))
     me = state.current_player()
-    options = evaluation_options(2, 0)
-    tree = Searcher(state, seed=1, determinize=False, root_action=end, horizon=0, max_nodes=2,
-                    **options)
+    params = PRESETS["baseline"].replace(seed=1, determinize=False, horizon=0, max_nodes=2,
+                                         evaluation="learned")
+    tree = Searcher(state, params, root_action=end)
     tree.run(50)
     scores, margin_sum, _, sources = tree.root_points()[end]
-    predicted, _ = eval_outcome_of(after, options["eval_weights"], options["eval_win_weights"])
+    numbers = params.evaluation.numbers(2)
+    predicted, _ = eval_outcome_of(after, numbers.eval_weights, numbers.eval_win_weights)
     assert [s / 50 for s in scores] == pytest.approx(predicted, rel=1e-9)
     assert margin_sum / 50 == pytest.approx(margin(predicted, me), rel=1e-9)
     now = after.score_breakdown(me)
@@ -138,8 +139,10 @@ def test_each_decision_shows_its_mean_points_margin_and_sources(options):
 
 def test_a_search_without_points_is_the_same_search():
     from mcts.searcher._search import Searcher
+    from mcts.searcher.params import PRESETS
     state = opening(2)
-    with_points, without = Searcher(state, seed=3), Searcher(state, seed=3, points=False)
+    params = PRESETS["baseline"].replace(seed=3)
+    with_points, without = Searcher(state, params), Searcher(state, params, points=False)
     with_points.run(400)
     without.run(400)
     assert with_points.root_stats() == without.root_stats()

@@ -7,6 +7,7 @@ import ulm
 from mcts import NODE_BYTES, search
 from mcts.play.bots import make_bot
 from mcts.searcher._search import HIDDEN_KEY, Searcher, heuristic_action_for, playout_scores
+from mcts.searcher.params import PRESETS
 from mcts.searcher.search import VALUE_BYTES
 
 
@@ -110,7 +111,7 @@ def test_a_deadline_passed_stops_the_search():
     s.apply_action(1)
     s.resolve_chance()
     # time left of zero or less: one iteration, then stop (it once meant "no limit")
-    tree = Searcher(s, seed=1)
+    tree = Searcher(s, PRESETS["baseline"].replace(seed=1))
     assert tree.run(5000, -0.5) == 1
     assert tree.run(5000, 0.0) == 1
     assert search(s, time=1e-9, seed=1).iterations == 1
@@ -213,14 +214,14 @@ def test_opponent_card_keep_is_one_hidden_child():
     edit_player(s, 1, hand=0, supply={"gray": 2})
     give_descendant(s, "Councilman", 1)
     assert legal(s) == ["end turn"]
-    tree = Searcher(s, seed=3)
+    tree = Searcher(s, PRESETS["baseline"].replace(seed=3))
     tree.run(5000)
     nodes = _walk(tree.tree_dict(max_depth=8))
     keeps = [(k, m) for k, m, _ in nodes
              if k == HIDDEN_KEY or _is_card_keep(k)]
     assert keeps and all(k == HIDDEN_KEY and m == 1 for k, m in keeps)
     # the same search seen by seat 1 itself (perfect information): concrete keeps
-    cheat = Searcher(s, seed=3, determinize=False)
+    cheat = Searcher(s, PRESETS["baseline"].replace(seed=3, determinize=False))
     cheat.run(5000)
     keeps = [k for k, m, _ in _walk(cheat.tree_dict(max_depth=8))
              if k == HIDDEN_KEY or _is_card_keep(k)]

@@ -12,12 +12,21 @@ from mcts.play.bots import OPTIONS, PRESETS, IsmctsBot
 from mcts.searcher.evaluation import EVAL_WEIGHTS, eval_parameters, predict, win_chances
 from mcts.searcher.search import ActionStats, _rank_by_value
 from mcts.searcher._search import Searcher
+from mcts.searcher.params import PRESETS as SEARCH_PRESETS
+from mcts.searcher.params import EvaluationNumbers, SearchParams
 
 NAMES = ulm.ACTION_NAMES
 C_TILE = NAMES.index("chance: tile gray")
 CARD_OR_COAT = {i for i, n in enumerate(NAMES) if n.startswith(("chance: card", "chance: coat"))}
 BUY = {i for i, n in enumerate(NAMES) if n.startswith("buy card")}
 DRAW = 1
+
+
+def baseline(**changes):
+    """The baseline preset's search (the compiled Searcher's own defaults before it
+    took a SearchParams: c 0.7 fixed, heuristic rollouts to the end, no minimax)
+    with `changes`; with a horizon, the linear evaluation of the default weights."""
+    return SEARCH_PRESETS["baseline"].replace(**changes)
 
 
 def first_push(players=2, seed=3):
@@ -41,7 +50,7 @@ def walk(children, decider=None, out=None):
 
 def test_closed_loop_draws_of_different_colours_lead_to_different_children():
     s = fresh(players=2, seed=3)                 # seat 0 before the draw
-    tree = Searcher(s, seed=1, chance="closed")
+    tree = Searcher(s, baseline(seed=1, chance="closed"))
     tree.run(600)
     draw = tree.tree_dict(3)[DRAW]
     kids = draw[5]
@@ -52,7 +61,7 @@ def test_closed_loop_draws_of_different_colours_lead_to_different_children():
         assert node[5]                           # the pushes below each colour
     assert sum(node[0] for node in kids.values()) == draw[0] - 1   # all but its expansion
     # open loop: the pushes hang directly below the draw, merged over colours
-    tree = Searcher(s, seed=1, chance="open")
+    tree = Searcher(s, baseline(seed=1, chance="open"))
     tree.run(600)
     assert all(k < C_TILE for k in tree.tree_dict(3)[DRAW][5])
 
@@ -74,7 +83,7 @@ def _end_of_first_turn(seed=3):
 
 def test_closed_loop_keeps_hidden_outcomes_merged():
     """An opponent's card draw is unseen: no chance child; own draws get one."""
-    tree = Searcher(_end_of_first_turn(), seed=2, chance="closed")
+    tree = Searcher(_end_of_first_turn(), baseline(seed=2, chance="closed"))
     tree.run(6000)
     own_draws = opponent_card_steps = 0
     for key, node, decider in walk(tree.tree_dict(60)):
@@ -93,7 +102,7 @@ def test_closed_loop_is_deterministic_and_chance_nodes_carry_no_reward():
     a = search(s, iterations=1500, seed=5, chance="closed")
     b = search(s, iterations=1500, seed=5, chance="closed")
     assert a.to_dict()["actions"] == b.to_dict()["actions"]
-    tree = Searcher(s, seed=5, chance="closed")
+    tree = Searcher(s, baseline(seed=5, chance="closed"))
     tree.run(1500)
     for _, node, _ in walk(tree.tree_dict(40)):
         if node[4] == -1:
@@ -211,9 +220,9 @@ def test_horizon_cuts_rollouts_and_uses_the_evaluation():
     with pytest.raises(ValueError, match="horizon"):
         search(s, iterations=10, horizon=-2)
     with pytest.raises(ValueError, match="eval_weights"):
-        Searcher(s, horizon=3)
+        Searcher(s, baseline(horizon=3), numbers=EvaluationNumbers(None, None))
     with pytest.raises(ValueError, match="eval_win_weights"):
-        Searcher(s, horizon=3, eval_weights=eval_parameters(4)[0])
+        Searcher(s, baseline(horizon=3), numbers=EvaluationNumbers(eval_parameters(4)[0], None))
 
 
 def test_rollouts_stop_at_turn_starts():
@@ -348,7 +357,7 @@ def _subtree_shape(children, depth):
 
 def test_reroot_keeps_the_chosen_subtree_exactly():
     s = first_push(seed=4)
-    tree = Searcher(s, seed=3)
+    tree = Searcher(s, baseline(seed=3))
     tree.run(3000)
     before = tree.tree_dict(5)
     best = max(before, key=lambda k: before[k][0])
@@ -368,7 +377,7 @@ def test_reroot_keeps_the_chosen_subtree_exactly():
 
 def test_reroot_refuses_other_players_and_chance():
     s = first_push(seed=4)
-    tree = Searcher(s, seed=3)
+    tree = Searcher(s, baseline(seed=3))
     tree.run(500)
     best = max(tree.root_stats(), key=lambda row: row[1])[0]
     assert not tree.reroot(1000, s, 1)                   # no such child
@@ -381,7 +390,7 @@ def test_reroot_refuses_other_players_and_chance():
     edit(changed, avail=[0, 0, 0, 0, 0])                 # the kept decisions are not legal here
     assert tree.tree_dict(2)[best][5] and not tree.reroot(best, changed, 1)
     start = fresh(players=2, seed=4)                     # the draw: a chance event follows
-    tree = Searcher(start, seed=3)
+    tree = Searcher(start, baseline(seed=3))
     tree.run(50)
     after = start.clone()
     after.apply_action(DRAW)
@@ -441,7 +450,7 @@ def test_mast_changes_rollouts_and_stays_deterministic():
     assert a.to_dict()["actions"] == b.to_dict()["actions"]
     assert [x.visits for x in a.actions] != [x.visits for x in c.actions]
     with pytest.raises(ValueError, match="mast"):
-        Searcher(s, mast=1.5)
+        Searcher(s, baseline(mast=1.5))
 
 
 def test_final_choice_by_value_among_well_visited_decisions():
@@ -496,7 +505,7 @@ def test_baseline_preset_is_the_previous_search():
 # core itself gave other numbers: its rules and random numbers differed). The
 # baseline preset must repeat them exactly;
 # they change when the rules, the core's random numbers or the baseline's
-# algorithm change: regenerate them with Searcher(state, seed=0).run(1500) on a
+# algorithm change: regenerate them with Searcher(state, PRESETS["baseline"]).run(1500) on a
 # build without this branch's search.
 RELEASE_ROOT_STATS = [
     (2, 180, 1490), (3, 177, 1488), (4, 35, 1494), (5, 132, 1487), (6, 33, 1493),
@@ -506,11 +515,7 @@ RELEASE_ROOT_STATS = [
 
 
 def test_baseline_preset_repeats_the_release_search_exactly():
-    from mcts.play.bots import search_options
-    opts = search_options("baseline")
-    opts.pop("final")
-    opts.pop("evaluation")      # no horizon: no evaluation (search() takes its name)
-    tree = Searcher(fresh_push(), seed=0, **opts)
+    tree = Searcher(fresh_push(), SEARCH_PRESETS["baseline"])
     tree.run(1500)
     assert [tuple(row[:3]) for row in tree.root_stats()] == RELEASE_ROOT_STATS
 
@@ -708,12 +713,8 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     with pytest.raises(ValueError, match="explore"):
         search(s, iterations=20, explore="wide")
     # the options build a tree directly too (the benches do)
-    opts = search_options("default")
-    opts.pop("final")
-    opts.pop("evaluation")      # search() turns its name into the model's weights
-    opts["horizon"] = 4
-    weights, win_weights = eval_parameters(2)
-    Searcher(s, seed=1, eval_weights=weights, eval_win_weights=win_weights, **opts).run(20)
+    opts = dict(search_options("default"), horizon=4, evaluation="linear")
+    Searcher(s, SearchParams(seed=1).replace(**opts)).run(20)
 
 
 def test_scaled_exploration_follows_the_spread_of_the_rewards():
@@ -723,13 +724,11 @@ def test_scaled_exploration_follows_the_spread_of_the_rewards():
     more than the cut-off's win chances, so one c explores more there."""
     import math
     s = fresh_push()
-    weights, win_weights = eval_parameters(2)
-    assert Searcher(s, c=0.7, seed=1).exploration_constants() == [0.7, 0.7]
-    full = Searcher(s, c=2.0, seed=1, explore="scaled", margin_weight=0.0)
+    assert Searcher(s, baseline(c=0.7, seed=1)).exploration_constants() == [0.7, 0.7]
+    full = Searcher(s, baseline(c=2.0, seed=1, explore="scaled", margin_weight=0.0))
     assert full.exploration_constants() == pytest.approx([2.0 * math.sqrt(0.05)] * 2)
     full.run(2000)
-    cut = Searcher(s, c=2.0, seed=1, explore="scaled", margin_weight=0.0, horizon=4,
-                   eval_weights=weights, eval_win_weights=win_weights)
+    cut = Searcher(s, baseline(c=2.0, seed=1, explore="scaled", margin_weight=0.0, horizon=4))
     cut.run(2000)
     f, k = full.exploration_constants(), cut.exploration_constants()
     # 2 players without the margin term: one's reward is 1 minus the other's
@@ -744,7 +743,7 @@ def test_scaled_exploration_follows_the_spread_of_the_rewards():
     assert [x.visits for x in a.actions] == [x.visits for x in b.actions]
     assert [x.visits for x in a.actions] != [x.visits for x in fixed.actions]
     with pytest.raises(ValueError, match="explore"):
-        Searcher(s, explore="wide")
+        Searcher(s, baseline(explore="wide"))
 
 
 def test_reward_spread_bench_cut_off_spreads_less_than_rollouts(capsys):
@@ -771,10 +770,9 @@ def _margin_rewards(win, score, margin=0.1):
             for p, w in enumerate(win)]
 
 
-def _minimax_searcher(state, seed, minimax=0.3, determinize=True, players=2):
-    weights, win_weights = eval_parameters(players)
-    return Searcher(state, seed=seed, horizon=4, eval_weights=weights,
-                    eval_win_weights=win_weights, minimax=minimax, determinize=determinize)
+def _minimax_searcher(state, seed, minimax=0.3, determinize=True):
+    return Searcher(state, baseline(seed=seed, horizon=4, minimax=minimax,
+                                    determinize=determinize))
 
 
 def test_minimax_leaf_value_is_the_evaluation_of_its_position():
@@ -817,7 +815,7 @@ def _check_max_n(children):
 @pytest.mark.parametrize("players", [2, 4])
 def test_minimax_backs_values_up_max_n(players):
     s = first_push(players=players, seed=7)
-    tree = _minimax_searcher(s, 3, players=players)
+    tree = _minimax_searcher(s, 3)
     tree.run(3000)
     values = tree.heuristic_values(6)
     assert all(v[1] is not None and len(v[1]) == players for v in values.values())
@@ -848,7 +846,7 @@ def test_minimax_steers_the_search_and_stays_deterministic():
 def test_minimax_options_are_checked():
     s = first_push(seed=5)
     with pytest.raises(ValueError, match="minimax.*horizon"):
-        Searcher(s, minimax=0.5)                      # no evaluation without a horizon
+        Searcher(s, baseline(minimax=0.5))            # no evaluation without a horizon
     with pytest.raises(ValueError, match="minimax"):
         _minimax_searcher(s, 1, minimax=1.5)
     with pytest.raises(ValueError, match="minimax.*horizon"):
@@ -856,7 +854,7 @@ def test_minimax_options_are_checked():
     with pytest.raises(ValueError, match="minimax"):
         search(s, iterations=20, minimax=-0.1)
     with pytest.raises(ValueError, match="heuristic_values"):
-        Searcher(s).heuristic_values()
+        Searcher(s, baseline()).heuristic_values()
     with pytest.raises(ValueError, match="minimax.*horizon"):
         make_bot("ismcts:preset=baseline,minimax=0.3")
     with pytest.raises(ValueError, match="minimax must be a weight"):

@@ -10,7 +10,7 @@ from helpers import assert_input_error, fresh, ROOT
 from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
 from mcts.play.bots import PRESETS as BOT_PRESETS
-from mcts.play.bots import params_from_spec, search_options
+from mcts.play.bots import OPTIONS, params_from_spec, search_options
 from mcts.searcher.evaluation import WEIGHT_SETS
 from mcts.searcher.params import MAX_HORIZON, MAX_WEIGHT
 from mcts.searcher.search import searcher_options
@@ -88,6 +88,36 @@ def test_the_searcher_gets_the_resolved_options():
     assert default["horizon"] == 6 and default["minimax"] == 0.3 and default["c"] == 2.0
     assert "learned_weights" in default
     assert searcher_options(SearchParams(explore="fixed"), 2)["c"] == 0.25
+
+
+def test_the_searcher_takes_the_params_with_the_defaults_of_search():
+    """The compiled Searcher is built from SearchParams, by default SearchParams():
+    the tree of `Searcher(state)` is the one search() grows from the same seed,
+    and a preset's tree is the preset's search."""
+    from mcts.searcher._search import Searcher
+    s = first_push(players=3)
+    tree = Searcher(s)
+    tree.run(300)
+    assert tree.root_stats() == search(s, iterations=300).tree.root_stats()
+    baseline = Searcher(s, PRESETS["baseline"].replace(seed=4))
+    baseline.run(300)
+    assert baseline.root_stats() == search(s, params=PRESETS["baseline"].replace(
+        iterations=300, seed=4)).tree.root_stats()
+    assert baseline.root_stats() != tree.root_stats()
+    with pytest.raises(ValueError, match="params: must be a SearchParams, got dict"):
+        Searcher(s, {"c": 0.7})
+
+
+def test_a_spec_horizon_is_checked_by_search_params():
+    """A bot spec's horizon= is checked once, by SearchParams, and refused in the
+    spec's words."""
+    for text in ("41", "11r", "0.5", "-2", "x"):
+        value = OPTIONS["horizon"][0](text)         # the spec's value, not checked there
+        with pytest.raises(ValueError) as spec:
+            make_bot(f"ismcts:horizon={text}")
+        with pytest.raises(ValueError) as field:
+            SearchParams(horizon=value)
+        assert str(spec.value).endswith(str(field.value).replace("horizon: ", "horizon ", 1))
 
 
 # ---------------------------------------------------------------------------
