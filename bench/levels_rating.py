@@ -1,7 +1,8 @@
 """Rate the bot levels (mcts.play.levels) and the anchors random and greedy on the
 Elo scale: duplicate-deal matches between every two bots at most `--reach`
 apart in the order random, greedy, level:1, level:2, ..., a Bradley-Terry fit
-(greedy at 0) and 95% intervals from resampling each match's deals.
+(greedy at 0) and 95% intervals from resampling each match's deals, of each
+rating and of each level's gap above the level below.
 
     python bench/levels_rating.py --players 2 --games 100 --seed 1 --out levels2p
 
@@ -61,8 +62,15 @@ def totals(pairs: dict) -> dict:
             for pair, deals in pairs.items()}
 
 
-def ratings(rows: list[dict], seed: int) -> dict:
-    """Each bot's Elo and 95% interval (deals of each match resampled)."""
+def interval(values: list[float]) -> tuple[int, int]:
+    d = sorted(values)
+    return round(d[int(0.025 * len(d))]), round(d[int(0.975 * len(d)) - 1])
+
+
+def ratings(rows: list[dict], seed: int) -> tuple[dict, dict]:
+    """Each bot's Elo and 95% interval (deals of each match resampled), and each
+    level's gap above the level below with its own 95% interval (of the same
+    resamples)."""
     for row in rows:        # deals of different matches are different samples
         row["deal"] = f"{row['match']}/{row['deal']}"
     pairs = pair_results(rows)
@@ -77,13 +85,12 @@ def ratings(rows: list[dict], seed: int) -> dict:
             sample[pair] = (sum(w for w, _ in picked), sum(g for _, g in picked))
         for n, elo in elo_fit(sample, "greedy").items():
             draws[n].append(elo)
-    table = {}
-    for n in lineup():
-        if n in point:
-            d = sorted(draws[n])
-            table[n] = (round(point[n]), round(d[int(0.025 * len(d))]),
-                        round(d[int(0.975 * len(d)) - 1]))
-    return table
+    table = {n: (round(point[n]), *interval(draws[n])) for n in lineup() if n in point}
+    levels = [n for n in lineup() if n.startswith("level:") and n in point]
+    gaps = {f"{b} - {a}": (round(point[b] - point[a]),
+                           *interval([y - x for x, y in zip(draws[a], draws[b])]))
+            for a, b in zip(levels, levels[1:])}
+    return table, gaps
 
 
 def plot(table: dict, players: int, path: Path) -> None:
@@ -124,13 +131,17 @@ def main() -> None:
     play(args)
     out = Path(args.out)
     rows = played(out)
-    table = ratings(rows, args.seed)
+    table, gaps = ratings(rows, args.seed)
     (out / "ratings.json").write_text(json.dumps(
-        {"players": args.players, "games": len(rows), "ratings": table}, indent=1) + "\n")
+        {"players": args.players, "games": len(rows), "ratings": table, "gaps": gaps},
+        indent=1) + "\n")
     plot(table, args.players, out / "ratings.png")
     print(f"{len(rows)} games, {args.players} players; Elo [95%], greedy = 0")
     for name, (elo, lo, hi) in table.items():
         print(f"{name:<10} {elo:>6} [{lo}, {hi}]")
+    print("each level above the one below, Elo [95%]")
+    for name, (gap, lo, hi) in gaps.items():
+        print(f"{name:<19} {gap:>+5} [{lo:+d}, {hi:+d}]")
 
 
 if __name__ == "__main__":

@@ -296,7 +296,7 @@ def _levels() -> list[dict]:
 
 def _echo_levels() -> None:
     click.echo("Levels (`ulm play --level N`, or the bot spec level:N anywhere); Elo with "
-               "its 95% interval, greedy = 0 (docs/strength.md):")
+               "its 95% interval, greedy = 0 (docs/levels.md):")
     width = max(len(lv.name) for lv in LEVELS)
     swidth = max(len(lv.spec) for lv in LEVELS)
     for lv in LEVELS:

@@ -1,7 +1,7 @@
 """Bot levels a person can choose: each level is an ordinary bot spec.
 
     >>> level_spec("3")
-    'ismcts:iterations=40'
+    'ismcts:iterations=120'
 
 ``level:N`` is a bot spec wherever one is taken (mcts.play.bots.make_bot reads it
 as that level's spec): ``ulm play --bots level:3``, tournaments, the web.
@@ -14,8 +14,9 @@ iterations (the same decisions on any machine, well under 0.1 s each).
 
 `RATINGS` holds the measured Elo of each level and of the anchors `random`
 and `greedy` (greedy at 0), with 95% intervals, by player count: the round
-robin of bench/levels_rating.py (docs/strength.md, "Levels"). A player count
-that was not measured has no entry.
+robin of bench/levels_rating.py (docs/levels.md). Each level stands at least
+100 Elo above the one below it, in 2 players and in 4. A player count that
+was not measured has no entry.
 """
 from __future__ import annotations
 
@@ -35,10 +36,8 @@ class Level:
 LEVELS = (
     Level(1, "first game", "ismcts:iterations=5"),
     Level(2, "beginner", "ismcts:iterations=15"),
-    Level(3, "casual", "ismcts:iterations=40"),
-    Level(4, "club", "ismcts:iterations=120"),
-    Level(5, "strong", "ismcts:iterations=500"),
-    Level(6, "strongest", "ismcts:time=0.25"),
+    Level(3, "club", "ismcts:iterations=120"),
+    Level(4, "strongest", "ismcts:time=0.25"),
 )
 LOWEST, HIGHEST = LEVELS[0].number, LEVELS[-1].number
 ANCHORS = ("random", "greedy")      # rated with the levels; greedy is 0 Elo
@@ -46,24 +45,20 @@ ANCHORS = ("random", "greedy")      # rated with the levels; greedy is 0 Elo
 # Measured Elo [95% interval] by player count and bot (level:N or an anchor).
 RATINGS: dict[int, dict[str, tuple[int, int, int]]] = {
     2: {
-        "random": (-1147, -1364, -971),
+        "random": (-1141, -1355, -977),
         "greedy": (0, 0, 0),
-        "level:1": (-263, -309, -218),
-        "level:2": (4, -29, 39),
-        "level:3": (194, 146, 254),
-        "level:4": (335, 280, 396),
-        "level:5": (434, 373, 495),
-        "level:6": (484, 409, 557),
+        "level:1": (-256, -302, -216),
+        "level:2": (-1, -39, 41),
+        "level:3": (326, 267, 397),
+        "level:4": (466, 393, 567),
     },
     4: {
-        "random": (-1329, -1353, -1304),
+        "random": (-1327, -1354, -1303),
         "greedy": (0, 0, 0),
-        "level:1": (-84, -122, -42),
-        "level:2": (148, 102, 197),
-        "level:3": (240, 186, 296),
-        "level:4": (329, 268, 390),
-        "level:5": (382, 313, 453),
-        "level:6": (503, 408, 606),
+        "level:1": (-82, -122, -40),
+        "level:2": (145, 100, 195),
+        "level:3": (324, 261, 387),
+        "level:4": (559, 486, 641),
     },
 }
 
