@@ -89,18 +89,22 @@ def quantile(values: list, q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def win_figures(rows: list[dict], seat_of) -> tuple[float, float, float]:
+    """The win rate [95%] of the seat `seat_of(row)` of each game, deals as clusters."""
+    deals: dict = {}
+    for row in rows:
+        w, g = deals.get(row["deal"], (0.0, 0))
+        deals[row["deal"]] = (w + row["returns"][seat_of(row)], g + 1)
+    lo, hi = cluster_win_interval(list(deals.values()))
+    return sum(w for w, _ in deals.values()) / len(rows), lo, hi
+
+
 def seat_figures(rows: list[dict], players: int) -> list[dict]:
     """Each seat's win rate [95%] over the games of `rows`."""
     out = []
     for seat in range(players):
-        deals: dict = {}
-        for row in rows:
-            w, g = deals.get(row["deal"], (0.0, 0))
-            deals[row["deal"]] = (w + row["returns"][seat], g + 1)
-        wins = sum(w for w, _ in deals.values())
-        games = sum(g for _, g in deals.values())
-        lo, hi = cluster_win_interval(list(deals.values()))
-        out.append({"seat": seat + 1, "win_rate": wins / games, "low": lo, "high": hi})
+        rate, lo, hi = win_figures(rows, lambda row, seat=seat: seat)
+        out.append({"seat": seat + 1, "win_rate": rate, "low": lo, "high": hi})
     return out
 
 
@@ -117,25 +121,15 @@ def one_seat_figures(rows: list[dict], spec: str, players: int) -> dict:
     """The win rate [95%] of the one seat playing `spec`, its excess over the
     fair share in points, and its lead: its final score minus the mean of the
     other seats' (0 between equals)."""
-    deals: dict = {}
-    diffs = []
-    for row in rows:
+    def lead(row):
         seat = row["bots"].index(spec)
-        w, g = deals.get(row["deal"], (0.0, 0))
-        deals[row["deal"]] = (w + row["returns"][seat], g + 1)
         others = [s for i, s in enumerate(row["scores"]) if i != seat]
-        diffs.append((row["deal"], row["scores"][seat] - sum(others) / len(others)))
-    wins = sum(w for w, _ in deals.values())
-    games = sum(g for _, g in deals.values())
-    lo, hi = cluster_win_interval(list(deals.values()))
+        return row["scores"][seat] - sum(others) / len(others)
+    rate, lo, hi = win_figures(rows, lambda row: row["bots"].index(spec))
     fair = 1 / players
-    per_deal: dict = {}
-    for deal, d in diffs:
-        per_deal.setdefault(deal, []).append(d)
-    lead, lead_lo, lead_hi = mean_interval([sum(v) / len(v) for v in per_deal.values()])
-    return {"bot": spec, "win_rate": wins / games, "low": lo, "high": hi, "fair": fair,
-            "points": [100 * (x - fair) for x in (wins / games, lo, hi)],
-            "lead": [lead, lead_lo, lead_hi]}
+    return {"bot": spec, "win_rate": rate, "low": lo, "high": hi, "fair": fair,
+            "points": [100 * (x - fair) for x in (rate, lo, hi)],
+            "lead": list(mean_interval(by_deal(rows, lead)))}
 
 
 def whole_deals(rows: list[dict], players: int) -> list[dict]:

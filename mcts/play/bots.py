@@ -44,7 +44,6 @@ from mcts.searcher.learned import learned_weights, search_weights
 from mcts.searcher.params import (CHANCE_MODES, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
                          FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WEIGHT,
                          MAX_WORKERS, ROLLOUTS, SPEC_NAMES, SearchParams, check_workers)
-from mcts.searcher.params import MAX_HORIZON, MAX_HORIZON_ROUNDS  # noqa: F401 (the spec's bounds)
 from mcts.searcher.params import PRESETS as PRESET_PARAMS
 from mcts.searcher.search import search
 

@@ -23,7 +23,8 @@ from click.testing import CliRunner
 
 from cli.main import main
 from helpers import assert_input_error, ROOT
-from mcts.play.bots import BOTS, MAX_HORIZON, MAX_HORIZON_ROUNDS, MAX_WEIGHT, make_bot
+from mcts.play.bots import BOTS, MAX_WEIGHT, make_bot
+from mcts.searcher.params import MAX_HORIZON, MAX_HORIZON_ROUNDS
 from ulm.jsonfile import MAX_DIGITS, loads
 from ulm.numbers import MAX_SEED, check_seed, parse_seed, shown
 
