@@ -291,7 +291,7 @@ cdef class State:
         reshuffle groups of the hidden cards (equal keys iff equal strings;
         tests/test_information_key.py checks both ways). Built in compiled code:
         a cheap dictionary key for searchers that key nodes by information state
-        (OpenSpiel's ISMCTS, through bench/peers/ulm_openspiel.py)."""
+        (OpenSpiel's ISMCTS, through ulm/openspiel.py)."""
         cdef GameState v
         cdef int p, i, n
         cdef int8_t c
