@@ -22,7 +22,7 @@ from open_spiel.python.algorithms import random_agent, tabular_qlearner  # noqa:
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
 from ulm import ACTION_NAMES, IllegalActionError  # noqa: E402
-from ulm._fastcore import OBSERVATION_SIZE, OBSERVATION_SLICES  # noqa: E402
+from ulm import OBSERVATION_SIZE, OBSERVATION_SLICES  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402
 
 NAME = ulm_openspiel.GAME_NAME

@@ -225,7 +225,7 @@ class UlmState(pyspiel.State):
 class UlmObserver:
     """A seat's view for C++ and Python callers (OpenSpiel's PyObserver): `tensor`,
     the core's observation tensor, and `dict`, its slices by name (views of
-    `tensor`, shaped as in ulm._fastcore.OBSERVATION_SLICES); the string is the
+    `tensor`, shaped as in ulm.OBSERVATION_SLICES); the string is the
     information-state key."""
 
     def __init__(self):

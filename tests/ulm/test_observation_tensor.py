@@ -5,13 +5,14 @@ resample_from_infostate draws, the same information-state key) gives the same
 tensor, along whole random games in 2, 3 and 4 players and both variants; and
 the tensor tells apart what the seat can tell apart (one tensor per key)."""
 import random
+import re
 
 import numpy as np
 import pytest
 
 import ulm
-from ulm._fastcore import (OBSERVATION_SEAT_FIELDS, OBSERVATION_SIZE, OBSERVATION_SLICES,
-                           bench_observation)
+from ulm import OBSERVATION_SEAT_FIELDS, OBSERVATION_SIZE, OBSERVATION_SLICES
+from ulm.benchmarks import run_observations
 from helpers import card, edit, edit_player, player
 
 
@@ -212,6 +213,15 @@ def test_out_buffer_and_bad_inputs():
 
 def test_bench_helper_counts_and_checks_the_seat():
     s = _midgame(4)
-    assert bench_observation(s, 3, 10) == 10
+    run_observations(s, 3, 10)
     with pytest.raises(ValueError, match="no seat 4"):
-        bench_observation(s, 4, 1)
+        run_observations(s, 4, 1)
+
+
+def test_the_documented_table_is_the_layout():
+    from helpers import ROOT
+    text = (ROOT / "docs" / "environments.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| ([\d×]+) \| \S", text, flags=re.M)
+    assert rows == [(n, str(s), "×".join(map(str, shape))) for n, s, shape, _ in OBSERVATION_SLICES]
+    fields = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|$", text, flags=re.M)
+    assert fields == [(n, str(s), str(k)) for n, s, k in OBSERVATION_SEAT_FIELDS]
