@@ -8,7 +8,8 @@ PettingZoo's parallel, max_cycles and state tests do not apply: Ulm is turn-base
 (not parallelizable), has no cycle limit and offers no global state(). Its
 bombardment_test cannot take an observation that is a dict (it reads .shape of
 the first observation, a dict, for every environment with an action mask,
-PettingZoo's classic games included); api_test checks the same observations."""
+PettingZoo's classic games included); api_test checks the same observations.
+test_save_obs is for image observations and performance_benchmark only prints a rate."""
 import os
 import warnings
 
