@@ -20,7 +20,9 @@ EXAMPLES = ROOT / "examples"
 # the modules of the extras web, picture, plot, tune and cluster (numpy is of the core:
 # `ulm train`)
 EXTRA_MODULES = ("starlette", "uvicorn", "segno", "cairosvg", "matplotlib", "optuna",
-                 "distributed", "httpx")
+                 "distributed", "httpx", "PIL", "pettingzoo", "gymnasium", "pyspiel", "open_spiel")
+# the entry points of an extra, which import it when they are imported
+EXTRA_ENTRY_MODULES = ("ulm.pettingzoo", "ulm.openspiel")
 
 
 def test_the_core_imports_no_extra_and_suggests_without_them():
@@ -33,7 +35,8 @@ def test_the_core_imports_no_extra_and_suggests_without_them():
         import cli, mcts, ulm
         for pkg in (ulm, mcts, cli):
             for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-                if not mod.name.startswith("cli.web") and not mod.name.endswith("__main__"):
+                if (not mod.name.startswith("cli.web") and not mod.name.endswith("__main__")
+                        and mod.name not in {EXTRA_ENTRY_MODULES!r}):
                     importlib.import_module(mod.name)
         from cli.main import main
         try:

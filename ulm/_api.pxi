@@ -264,6 +264,18 @@ cdef class State:
                 pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
         return f"observer {player}: " + repr(sorted(d.items()))
 
+    def observation_tensor(self, player, out=None):
+        """What `player` knows now (R-INFO-4) as OBSERVATION_SIZE float32 numbers
+        (the slices: OBSERVATION_SLICES, docs/environments.md), built in compiled
+        code: equal for every state the player cannot tell apart. Into `out` (a
+        writable float32 buffer of that size) when given, else a new numpy array."""
+        return _observation_into(self, player, out)
+
+    @staticmethod
+    def observation_tensor_shape():
+        """The shape of observation_tensor(): (OBSERVATION_SIZE,)."""
+        return (OB_SIZE,)
+
     def hidden_cards(self, int player):
         """The cards whose place `player` does not know, as a bitmask (bit c: CARDS[c]):
         the draw pile, the opponents' hand cards drawn face down, the cards an opponent
@@ -279,7 +291,7 @@ cdef class State:
         reshuffle groups of the hidden cards (equal keys iff equal strings;
         tests/test_information_key.py checks both ways). Built in compiled code:
         a cheap dictionary key for searchers that key nodes by information state
-        (OpenSpiel's ISMCTS, through bench/peers/ulm_openspiel.py)."""
+        (OpenSpiel's ISMCTS, through ulm/openspiel.py)."""
         cdef GameState v
         cdef int p, i, n
         cdef int8_t c

@@ -359,6 +359,7 @@ cdef int end_bonus(const Board* b, const GameState* s, int p, int16_t* by_source
 cdef int open_push_lines(const GameState* s) noexcept nogil   # bit e: line e may be pushed (R-PUSH-3)
 cdef int winners(const Board* b, const GameState* s, int* won) noexcept nogil
 cdef void determinize(GameState* s, int observer, Rng* r) noexcept nogil
+cdef void write_observation(const GameState* s, int viewer, float* out) noexcept nogil  # OB_SIZE floats
 
 
 # The search's hot helpers, compiled inline into both modules (a call through

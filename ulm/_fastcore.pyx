@@ -36,5 +36,6 @@ include "_turn.pxi"
 include "_legal.pxi"
 include "_apply.pxi"
 include "_hidden.pxi"
+include "_observation.pxi"   # a seat's observation as a tensor (after _hidden: what a seat knows)
 include "_actions.pxi"       # the action table: each action's kind and fields, its name
 include "_api.pxi"           # the Python classes: CoreGame, State

@@ -21,6 +21,11 @@ def run_determinizations(state: core.State, player: int, count: int, seed: int =
     core.bench_determinize(state, player, count, seed)
 
 
+def run_observations(state: core.State, player: int, count: int) -> None:
+    """Write `player`'s observation tensor of `state` `count` times, all in compiled code."""
+    core.bench_observation(state, player, count)
+
+
 def playouts_per_second(players: int = 4, variant: str = "basic", games: int = 2000,
                         seed: int = 1) -> float:
     """Complete random games from the opening (set-up included), uniform random decisions."""

@@ -3,7 +3,9 @@
 `pip install ulm-engine` gives the engine, the search and the command line;
 what needs more comes as an extra (pyproject.toml): `web` (starlette, uvicorn:
 `ulm serve`), `picture` (cairosvg: PNG pictures), `plot` (matplotlib: plots),
-`tune` (optuna: `ulm tune`), `cluster` (distributed: `--scheduler`), `all`.
+`tune` (optuna: `ulm tune`), `cluster` (distributed: `--scheduler`), `rl`
+(pettingzoo, gymnasium: `ulm.pettingzoo`), `openspiel` (open-spiel:
+`ulm.openspiel`), `all`.
 Every place that needs one imports it here, when it is needed, so that the
 core commands never import an extra.
 """

@@ -52,7 +52,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     sys.exit("compare.py needs OpenSpiel: pip install 'open-spiel>=1.5' "
              "(or pip install -e '.[peers]')")
 
-import ulm_openspiel  # noqa: E402  (registers python_ulm)
+import ulm.openspiel as ulm_openspiel  # noqa: E402  (registers python_ulm)
 from ulm import derive_seed  # noqa: E402
 from ulm.numbers import seed_argument  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402

@@ -1,6 +1,6 @@
 """State.information_state_key(p): the compact, compiled form of
 information_state_string(p) (OpenSpiel's ISMCTS keys its nodes by it, through
-bench/peers/ulm_openspiel.py). Two states must have equal keys exactly when
+ulm/openspiel.py). Two states must have equal keys exactly when
 they have equal strings, for every observer, along whole random games of every
 size and variant and on the worlds resampled from each player's information."""
 import random

@@ -1,7 +1,9 @@
-"""Ulm as an OpenSpiel game written in Python (game name ``python_ulm``).
+"""Ulm as an OpenSpiel game written in Python (game name ``python_ulm``; the
+openspiel extra: pip install 'ulm-engine[openspiel]').
 
-    import ulm_openspiel                      # registers the game with pyspiel
-    game = pyspiel.load_game("python_ulm", {"players": 2})
+    import pyspiel
+    import ulm.openspiel                      # registers the game with pyspiel
+    game = pyspiel.load_game("python_ulm", {"players": 3})
     state = game.new_initial_state()          # before set-up: chance events first
 
 A thin adapter: every rule lives in our compiled core (``ulm.State``); the
@@ -19,7 +21,14 @@ pyspiel.State subclass here only forwards the calls OpenSpiel makes.
   dict walk and 2 KB. OpenSpiel's ISMCTS builds and hashes this string at
   every node it visits, so its speed in the comparison is its search's, not
   our string formatting's. Equal strings iff equal texts (tests check both
-  ways). It is also served to C++ callers through the game's observer.
+  ways). It is also served to C++ callers through the game's observer, and is
+  the observation string too: what a seat observes is all it knows now.
+* ``observation_tensor(p)`` and ``information_state_tensor(p)`` are both the
+  core's observation tensor (``ulm.State.observation_tensor``, written in
+  compiled code; its slices, named in the observer's ``dict``, are in
+  docs/environments.md). Both are "what p knows now": the core keeps no
+  record of the past, and the tensor holds every fact of p's information
+  state (one tensor per information-state key, tests/ulm).
 * ``resample_from_infostate(p, sampler)`` draws a 64-bit seed from the sampler
   (two calls) and returns a new state built on the core's uniform
   determinization. Its history() is empty: the core keeps no record of a
@@ -34,9 +43,16 @@ Game parameters: ``players`` (2, 3 or 4; default 4) and ``variant``
 """
 from __future__ import annotations
 
-import pyspiel
+from ulm.extras import require
 
-from ulm import ACTION_NAMES, Game
+require("pyspiel", "openspiel", "ulm.openspiel")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from ulm import ACTION_NAMES  # noqa: E402
+from ulm._fastcore import OBSERVATION_SIZE, OBSERVATION_SLICES  # noqa: E402
+from ulm.game import Game  # noqa: E402
 
 GAME_NAME = "python_ulm"
 NUM_ACTIONS = len(ACTION_NAMES)
@@ -60,9 +76,9 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
     parameter_specification={"players": 4, "variant": "basic"},
     default_loadable=True,
     provides_factored_observation_string=False,
@@ -138,10 +154,17 @@ class UlmGame(pyspiel.Game):
         return SETUP_CHANCE_BOUND + ROUNDS * self.engine.num_players * CHANCE_PER_TURN_BOUND
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observer of a seat's own view (OpenSpiel's observation and
+        information-state types); other kinds of observation are refused."""
         if isinstance(iig_obs_type, dict) and params is None:   # called as f(params)
             iig_obs_type, params = None, iig_obs_type
         if params:
             raise ValueError(f"{GAME_NAME}: observation parameters are not supported: {params}")
+        if iig_obs_type is not None and (
+                not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{GAME_NAME}: only a seat's own view is observed (public and "
+                             f"its private information), not {iig_obs_type}")
         return UlmObserver()
 
 
@@ -200,14 +223,20 @@ class UlmState(pyspiel.State):
 
 
 class UlmObserver:
-    """The information state as a string, for C++ callers (PyObserver); no tensor."""
-    tensor = None
+    """A seat's view for C++ and Python callers (OpenSpiel's PyObserver): `tensor`,
+    the core's observation tensor, and `dict`, its slices by name (views of
+    `tensor`, shaped as in ulm.OBSERVATION_SLICES); the string is the
+    information-state key."""
 
     def __init__(self):
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
         self.dict = {}
+        for name, start, shape, _meaning in OBSERVATION_SLICES:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
 
     def set_from(self, state, player):
-        pass
+        state.core.observation_tensor(player, out=self.tensor)
 
     def string_from(self, state, player):
         return state.information_state_string(player)
