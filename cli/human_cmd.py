@@ -12,6 +12,7 @@ import click
 
 from cli import InputError
 from cli.suggest_cmd import _progress_bar
+from mcts.play.levels import described
 from mcts.play.session import PlaySession
 from ulm import SEATS
 from ulm.decisions import DecisionError, decision_label, decision_words
@@ -94,7 +95,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
     deal = deal_words(game, resume is not None)
     click.echo(f"Ulm, {len(seats)} players, {variant} game, {deal}{resumed}.")
     for p, s in enumerate(seats):
-        click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else s}")
+        click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else described(s)}")
     click.echo(COMMANDS_HELP)
     click.echo(f"The game will be saved to {record_path}.")
     shown = None

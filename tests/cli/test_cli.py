@@ -453,7 +453,7 @@ def test_tournament_table_json_and_files(tmp_path):
     text = res.stdout
     assert "6 games on 2 deals, 3 players" in text, "rounded up to whole rotations"
     assert re.search(r"^greedy\s+12\s", text, re.M) and re.search(r"^random\s+6\s", text, re.M)
-    assert "win rate by seat" in text and f"Results in {out}" in text
+    assert "win rate by seat" in text and f"Results in {out}/ (results.json" in text
     for name in ("games.jsonl", "games.csv", "results.json", "win_rates.png", "tournament.json"):
         assert (out / name).is_file(), name
     # the same settings again: everything is there, nothing is played, same results
@@ -725,3 +725,10 @@ def test_suggest_with_a_deadline_already_passed_returns():
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["stats"]["iterations"] >= 1 and data["actions"][0]["visits"] >= 1
+
+
+def test_tournament_names_a_folder_given_with_its_slash_once(tmp_path):
+    out = f"{tmp_path / 'results'}/"
+    res = assert_ok(run("tournament", "--bots", "greedy", "random", "--games", 2,
+                        "--workers", 1, "--out", out, "--quiet"))
+    assert f"Results in {out} (results.json" in res.stdout and "//" not in res.stdout
