@@ -17,6 +17,7 @@ from mcts.play.session import PlaySession
 from ulm import SEATS
 from ulm.decisions import DecisionError, decision_label, decision_words
 from ulm.follow import parse_decision
+from ulm.numbers import is_whole_text
 from ulm.positions import state_to_position
 from ulm.render import plural, render_position
 
@@ -163,7 +164,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
             if text.lower() == "q":
                 click.echo(saved("stopped"))
                 raise SystemExit(0)
-            if text.isdigit():
+            if is_whole_text(text):
                 k = int(text)
                 if not 1 <= k <= len(legal):
                     click.echo(f"No decision {k}: choose 1..{len(legal)}.")

@@ -16,6 +16,7 @@ from cli import (
     InputError,
     Interrupted,
     fail_on_input_errors,
+    hold_whole_numbers,
     needs_extra,
     os_error,
 )
@@ -64,6 +65,12 @@ class UlmGroup(click.Group):
             sys.stderr.close()
         except OSError as exc:
             raise os_error(exc) from None
+
+    def add_command(self, cmd, name=None):
+        """Every command's whole numbers are read by the one grammar
+        (ulm.numbers: the digits 0-9), however its options were declared."""
+        hold_whole_numbers(cmd)
+        super().add_command(cmd, name)
 
     def main(self, *args, **kwargs):
         try:    # `ulm --help` and `--version` write before any command runs

@@ -656,9 +656,23 @@ def test_bench_quick_json_has_the_documented_keys():
     if cores > 1:
         assert data["parallel_speedup"] > 0
     assert data["signature"] == SIGNATURE
-
-
-
+    # each text line names its players, its position and its rollout, as
+    # docs/speed.md explains them
+    from cli.bench_cmd import _labels
+    labels = _labels(data)
+    assert set(labels) >= set(data)
+    for key in keys - {"cores", "bytes_per_tree_node", "bytes_per_tree_node_with_minimax",
+                       "bytes_per_game_state", "parallel_speedup"}:
+        assert re.search(r"\b[234]-player\b", labels[key]), labels[key]
+        if "ismcts" in key or key == "signature":
+            assert re.search(r"random rollouts|the default search|preset=baseline",
+                             labels[key]), labels[key]
+    assert labels["ismcts_iterations_per_second_opening_1core"] == (
+        "ISMCTS iterations/s, 4-player opening push, random rollouts to 2 turns on, 1 core")
+    speed = (ROOT / "docs" / "speed.md").read_text()
+    for key, label in labels.items():
+        if key in data and not key.endswith("cores"):   # "N cores": this machine's count
+            assert label in speed, f"docs/speed.md does not explain {label!r}"
 
 
 def test_bench_signature_is_pinned():
