@@ -99,14 +99,25 @@ def main():
 @click.option("--as", "viewer", type=SEAT, default=None,
               help="Write the view of this seat (what that player knows) instead of the full state.")
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
+@click.option("--before-setup", is_flag=True,
+              help="Write the position before the set-up's draws (an empty grid), so that a "
+                   "real table's set-up is entered with `ulm apply` (\"drew white\" for each "
+                   "grid space, each player's tile, \"revealed Abbot\" ...) instead of "
+                   "dealt from --seed.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file instead of standard output.")
 @fail_on_input_errors
-def new_cmd(players, variant, seed, viewer, board, output):
-    """Write a freshly set-up position."""
+def new_cmd(players, variant, seed, viewer, board, before_setup, output):
+    """Write a freshly set-up position (or, with --before-setup, one whose
+    set-up is still to be entered)."""
     if viewer is not None and viewer >= players:
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {players}-player game")
-    state = Game(players=players, variant=variant, board=board).new_game(seed)
+    if before_setup and click.get_current_context().get_parameter_source("seed") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise InputError("--seed: deals the set-up; with --before-setup the set-up is "
+                         "entered with `ulm apply`, so leave out --seed")
+    game = Game(players=players, variant=variant, board=board)
+    state = game.new_initial_state() if before_setup else game.new_game(seed)
     data = state_to_position(state, viewer)
     if board:
         data["board"] = board
