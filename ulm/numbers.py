@@ -66,7 +66,7 @@ def parse_whole(text: object, where: str | None = None) -> int:
         return text
     if is_whole_text(text):
         try:
-            return int(text)        # type: ignore[arg-type]
+            return int(str(text))
         except ValueError:          # more than 4,300 digits
             pass
     raise ValueError(_where(where, f"must be {WHOLE_WORDS}, got {shown(text)}"))

@@ -971,7 +971,4 @@ class _PositionBuilder:
 
 def position_to_state(data, source: str = "position", board=None) -> tuple[core.State, int]:
     """Validate a parsed position and build its state; returns (state, seat)."""
-    from ulm.positions import is_during_setup, setup_position_to_state
-    if is_during_setup(data):       # a table being set up: its draws, replayed
-        return setup_position_to_state(data, source, board)
     return _PositionBuilder(data, source, board).read()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
@@ -29,7 +30,7 @@ from ulm.position_format import (  # noqa: F401 (re-exported: the format's names
     NUM_ROUNDS, PHASE_ACTIONS, PHASE_BEFORE_DRAW, PHASE_GAME_OVER, PHASE_PUSH, PLAYER_FIELDS,
     SEALS, TASK_ARGS, TASK_IDS, TASK_PHASES, TILES_PER_COLOUR, TILES_TOTAL, TOP_FIELDS,
     TURN_FIELDS, PositionError)
-from ulm.position_reader import position_to_state  # noqa: F401 (re-exported)
+from ulm.position_reader import position_to_state as _position_to_state
 
 # ---------------------------------------------------------------------------
 # state -> position
@@ -261,6 +262,17 @@ def observation(state: core.State, player: int) -> dict:
 
 
 
+def position_to_state(data: object, source: str = "position",
+                      board: object = None) -> tuple[core.State, int]:
+    """Validate a parsed position and build its state; returns (state, seat):
+    a table being set up by replaying its draws (`setup_position_to_state`),
+    any other position by ulm.position_reader."""
+    if is_during_setup(data):
+        assert isinstance(data, dict)
+        return setup_position_to_state(data, source, board)
+    return _position_to_state(data, source, board)
+
+
 # ---------------------------------------------------------------------------
 # a position before or during the set-up
 
@@ -275,7 +287,9 @@ def is_during_setup(data: object) -> bool:
     pending tasks are set-up draws (and the advanced game's tower reveals)
     above the first round's start, in round 1; a set-up draw pending in any
     other position is refused by the reader (it never waits there)."""
-    pending = data.get("pending") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return False
+    pending = data.get("pending")
     if not isinstance(pending, list) or not pending or data.get("round") != 1:
         return False
     tasks = [entry.get("task") if isinstance(entry, dict) else None for entry in pending]
@@ -313,8 +327,8 @@ def setup_position_to_state(data: dict, source: str = "position",
     variant = data.get("variant", "basic")
     if variant not in ("basic", "advanced"):
         raise PositionError(f"variant: 'basic' or 'advanced', got {variant!r}")
-    state = Game(players=n, variant=variant,
-                 board=board if board is not None else data.get("board")).new_initial_state()
+    table: Any = board if board is not None else data.get("board")
+    state = Game(players=n, variant=variant, board=table).new_initial_state()
     state.seed_dealer(0)
     remaining = len(data["pending"])
     while state.is_chance_node() and len(state.task_stack()) > remaining:
