@@ -293,6 +293,7 @@ def is_during_setup(data: object) -> bool:
     if not isinstance(pending, list) or not pending or data.get("round") != 1:
         return False
     tasks = [entry.get("task") if isinstance(entry, dict) else None for entry in pending]
+    tasks = [task if isinstance(task, str) else None for task in tasks]
     return tasks[0] == "round start" and all(
         task in SETUP_PENDING or task == "tower reveal" for task in tasks)
 
@@ -375,7 +376,8 @@ def _setup_draw(data: dict, state: core.State) -> tuple[str, str]:
         where = "descendants on board"
         shown = data.get(where)
         laid = {DESCENDANTS[d] for d in range(len(DESCENDANTS)) if r["desc"][d] == DESC_ON_BOARD}
-        new = [d for d in shown if d not in laid] if isinstance(shown, list) else []
+        new = [d for d in shown if not isinstance(d, str) or d not in laid] \
+            if isinstance(shown, list) else []
         if not new or not isinstance(new[0], str):
             raise PositionError(f"{where}: the set-up has revealed {len(laid) + 1} "
                                 f"Descendants (the pending draws say so), got {shown!r}")

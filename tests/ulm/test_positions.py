@@ -649,6 +649,10 @@ def test_a_position_during_the_setup_is_checked_whole(what, change, words, tmp_p
     ("a Descendant of no name", _set("descendants on board", ["Wizard"]), ["Wizard"]),
     ("a Descendant revealed twice", _set("descendants on board", ["Abbot", "Abbot"]),
      ["descendants on board"]),
+    ("a Descendant of the wrong type", _set("descendants on board", [{"name": "Abbot"}]),
+     ["descendants on board", "{'name': 'Abbot'}"]),
+    ("Descendants of the wrong type", _set("descendants on board", "Abbot"),
+     ["descendants on board", "got 'Abbot'"]),
     ("no tower", _set("tower", DELETE), ["tower: missing"]),
     ("a tower tile of no name", _set("tower/current", "T99"), ["tower.current", "T99"]),
     ("a tower tile shown early", _set("tower/next", "T5"), ["tower.next: \"T5\"",
@@ -670,3 +674,35 @@ def test_new_before_setup_refuses_a_seed(tmp_path):
     res = run("new", "--before-setup", "--seed", 3, "-o", tmp_path / "p.json")
     assert res.exit_code == 2 and "--seed: deals the set-up" in res.output
     assert list(tmp_path.iterdir()) == []
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for key, child in node.items():
+            yield from _paths(child, path + (key,))
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            yield from _paths(child, path + (i,))
+
+
+@pytest.mark.parametrize("draws, variant", [(0, "basic"), (4, "basic"), (12, "advanced")])
+def test_any_field_of_a_setup_position_changed_is_refused_in_words(draws, variant):
+    """Every field (and every value of it) of a position during the set-up
+    replaced by a value of another type: a PositionError, never another
+    exception (the bad-input table of the set-up's positions)."""
+    data = _during_setup(draws, variant, viewer=0)
+    odd = [None, True, -1, 10 ** 50, 1.5, "", "Abbot", [], [None], {}, {"task": "grid fill"}]
+    for path in list(_paths(data))[1:]:
+        for value in odd:
+            changed = copy.deepcopy(data)
+            node = changed
+            for key in path[:-1]:
+                node = node[key]
+            if node[path[-1]] == value and type(node[path[-1]]) is type(value):
+                continue
+            node[path[-1]] = value
+            try:
+                position_to_state(changed, "p")
+            except PositionError:
+                pass
