@@ -706,3 +706,26 @@ def test_any_field_of_a_setup_position_changed_is_refused_in_words(draws, varian
                 position_to_state(changed, "p")
             except PositionError:
                 pass
+
+
+def test_each_setup_draw_is_named_for_the_player_entering_it(tmp_path):
+    from ulm.follow import apply_decision, options, setup_draw
+    from ulm.game import Game
+    state = Game(players=2, variant="advanced").new_initial_state()
+    named = []
+    while setup_draw(state):
+        named.append(setup_draw(state))
+        apply_decision(state, options(state, 1)[0][0], 1)
+    assert named == [f"the grid space in row {r}, column {c}" for r in (1, 2, 3)
+                     for c in (1, 2, 3)] + ["Red's tile", "Blue's tile"] + [
+        f"a Descendant ({k} still to reveal)" for k in (4, 3, 2, 1)] + ["the current tower tile"]
+    assert setup_draw(Game(players=2).new_game(1)) is None
+    game = tmp_path / "g.json"
+    run("new", "--players", 2, "--as", "Blue", "--before-setup", "-o", game)
+    res = run("apply", game, "--list")
+    assert res.stdout.startswith("The set-up's draw of the grid space in row 1, column 1 is "
+                                 "next (5 possible events, as Blue knows the game):")
+    listing = json.loads(run("apply", game, "--list", "--json").stdout)
+    assert listing["setup_draw"] == "the grid space in row 1, column 1"
+    after = run("apply", game, "drew white", "--quiet", "--list").stdout
+    assert after.startswith("The set-up's draw of the grid space in row 1, column 2 is next")
