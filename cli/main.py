@@ -186,8 +186,13 @@ def validate_cmd(file):
             state, seat = position_to_state(data, source)
         except PositionError as exc:
             raise PositionError(f"{source}: {exc}") from None
-        click.echo(f"{source}: a valid position, {state.num_players()} players, "
-                   f"{SEATS[seat]} {'to move' if state.current_player() == seat else 'viewing'}")
+        if state.current_player() == seat:
+            who = f"{SEATS[seat]} to move"
+        elif data.get("kind") == "view":
+            who = f"{SEATS[seat]} viewing"
+        else:       # a full position waiting for a chance event (a set-up draw, a tile)
+            who = "a chance event next"
+        click.echo(f"{source}: a valid position, {state.num_players()} players, {who}")
 
 
 @main.command("replay")

@@ -670,6 +670,15 @@ def test_the_setups_reveals_are_checked(what, change, words):
         assert word in str(err.value), (word, str(err.value))
 
 
+def test_validate_says_who_is_next_before_the_setup(tmp_path):
+    full, view = tmp_path / "full.json", tmp_path / "view.json"
+    run("new", "--players", 3, "--before-setup", "-o", full)
+    run("new", "--players", 3, "--before-setup", "--as", "Green", "-o", view)
+    assert run("validate", full).stdout == (f"{full}: a valid position, 3 players, "
+                                            "a chance event next\n")
+    assert run("validate", view).stdout == f"{view}: a valid position, 3 players, Green viewing\n"
+
+
 def test_new_before_setup_refuses_a_seed(tmp_path):
     res = run("new", "--before-setup", "--seed", 3, "-o", tmp_path / "p.json")
     assert res.exit_code == 2 and "--seed: deals the set-up" in res.output
