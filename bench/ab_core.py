@@ -24,6 +24,12 @@ import statistics
 import subprocess
 import sys
 
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
+from ulm.numbers import whole_argument  # noqa: E402  (the one grammar of a count)
+
 CHILD = """
 import sys, time
 from ulm import _fastcore as core
@@ -68,13 +74,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="source tree of build A (the previous code)")
     ap.add_argument("b", help="source tree of build B (the new code)")
-    ap.add_argument("--pairs", type=int, default=7)
-    ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--pairs", type=whole_argument, default=7)
+    ap.add_argument("--games", type=whole_argument, default=20000)
+    ap.add_argument("--players", type=whole_argument, default=4)
     ap.add_argument("--variant", default="basic", choices=["basic", "advanced"])
     ap.add_argument("--search", metavar="PRESET", default=None,
                     help="time this search preset (default, baseline) instead of playouts")
-    ap.add_argument("--iterations", type=int, default=6000, help="iterations per run (--search)")
+    ap.add_argument("--iterations", type=whole_argument, default=6000, help="iterations per run (--search)")
     args = ap.parse_args(argv)
     unit = "games" if args.search is None else "iterations"
     count = args.games if args.search is None else args.iterations

@@ -14,14 +14,16 @@ Needs the cluster extra: pip install -e '.[cluster]'.
 """
 from __future__ import annotations
 
-import os
 import pickle
 import resource
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 from mcts.play import cluster, tournament  # noqa: E402
 from mcts.play.cluster import TASK_SECONDS, DaskExecutor, task_bytes  # noqa: E402

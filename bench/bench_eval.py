@@ -22,7 +22,10 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 from mcts.searcher._search import heuristic_action_for, is_turn_start, learned_win_of  # noqa: E402
 from mcts.searcher.learned import learned_weights  # noqa: E402

@@ -21,7 +21,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 POSITIONS = (("opening", 4), ("midgame", 4), ("opening", 2), ("midgame", 2))
 PRESETS = ("default", "v0.2", "baseline")
@@ -30,7 +33,7 @@ PRESETS = ("default", "v0.2", "baseline")
 def _child(position: str, players: int, preset: str, iterations: int) -> None:
     """Inside valgrind: grow one tree by `iterations` iterations, as the bots'
     search() does (only its compiled loop is counted)."""
-    from bench.bench_search import midgame, opening
+    from bench_search import midgame, opening
     from mcts.play.bots import search_options
     from mcts.searcher.search import search
 

@@ -19,6 +19,7 @@ import time
 
 from ulm import derive_seed
 from ulm.records import GameRecord
+from ulm.numbers import seed_argument, whole_argument
 
 from mcts.play.annotate import annotate
 from mcts.play.bots import make_bot
@@ -57,10 +58,10 @@ def losses(rec: GameRecord, judge: int, seed: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=8, help="games per level")
-    parser.add_argument("--judge", type=int, default=4000,
+    parser.add_argument("--games", type=whole_argument, default=8, help="games per level")
+    parser.add_argument("--judge", type=whole_argument, default=4000,
                         help="iterations of the judge (0: no judging, the times only)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seed_argument, default=1)
     parser.add_argument("--out", default=None, help="write the table as JSON here")
     args = parser.parse_args()
     rows = []

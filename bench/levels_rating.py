@@ -23,6 +23,7 @@ from pathlib import Path
 from mcts.play.cluster import open_executor
 from mcts.play.levels import ANCHORS, LEVELS, elo_fit, pair_results
 from mcts.play.tournament import TournamentConfig, run_tournament
+from ulm.numbers import seed_argument, whole_argument
 
 RESAMPLES = 400
 
@@ -113,21 +114,21 @@ def plot(table: dict, players: int, path: Path) -> None:
     plt.close(fig)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--games", type=int, default=100, help="games per match")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--reach", type=int, default=2,
+    parser.add_argument("--players", type=whole_argument, default=2, choices=(2, 3, 4))
+    parser.add_argument("--games", type=whole_argument, default=100, help="games per match")
+    parser.add_argument("--seed", type=seed_argument, default=1)
+    parser.add_argument("--reach", type=whole_argument, default=2,
                         help="matches between bots at most this far apart in the lineup")
     parser.add_argument("--skip", action="append", default=[], help="leave out this bot")
     parser.add_argument("--only", action="append", default=[],
                         help="play only the matches of this bot (the table takes every "
                              "match in OUT)")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=whole_argument, default=1)
     parser.add_argument("--scheduler", default=None, help="tcp://HOST:8786 or local:N")
     parser.add_argument("--out", required=True)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     play(args)
     out = Path(args.out)
     rows = played(out)

@@ -24,11 +24,14 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 search_module = importlib.import_module("mcts.searcher.search")   # the module (mcts.searcher.search is
 #                                                          also the name of its function)
-from bench.bench_search import midgame, opening  # noqa: E402
+from bench_search import midgame, opening  # noqa: E402
 from mcts.play.bots import search_options  # noqa: E402
 
 POSITIONS = (("opening", opening), ("mid-game", midgame))

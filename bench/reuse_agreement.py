@@ -11,10 +11,12 @@ noise floor), and how many visits the reused root started with.
 """
 from __future__ import annotations
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402

@@ -11,12 +11,14 @@ Positions: about 15% of the turn starts of GAMES heuristic self-play games
 quarter of the game (by decisions played): the mean over positions of the
 standard deviation of the mover's reward, and its mean.
 """
-import os
 import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 import ulm  # noqa: E402
 from mcts.searcher import _search  # noqa: E402

@@ -27,14 +27,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: E402,F401
+except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
+    pass
 
 from mcts.play.stats import cluster_win_interval, mean_interval  # noqa: E402
 from mcts.play.tournament import TournamentConfig, run_tournament  # noqa: E402
+from ulm.numbers import seed_argument, whole_argument  # noqa: E402
 
 MATCHES = ("self", "random", "greedy", "8x", "cheat")
 ONE_SEAT = MATCHES[1:]
@@ -241,13 +244,13 @@ def plot(table: dict, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, choices=(2, 3, 4))
-    parser.add_argument("--games", type=int, default=100, help="games per match")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--iterations", type=int, default=2000, help="the base's iterations")
+    parser.add_argument("--players", type=whole_argument, choices=(2, 3, 4))
+    parser.add_argument("--games", type=whole_argument, default=100, help="games per match")
+    parser.add_argument("--seed", type=seed_argument, default=2026)
+    parser.add_argument("--iterations", type=whole_argument, default=2000, help="the base's iterations")
     parser.add_argument("--only", action="append", choices=MATCHES, default=[],
                         help="play only this match (repeat; default: all five)")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=whole_argument, default=1)
     parser.add_argument("--report", action="store_true", help="play nothing, report OUT")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)

@@ -39,6 +39,38 @@ class FiniteFloatRange(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
+class WholeRange(click.IntRange):
+    """click.IntRange that reads a whole number by the one grammar of
+    ulm.numbers.parse_whole (the digits 0-9, a minus sign): int() alone would
+    also take "1_000", "+3", " 3 " and other scripts' digits."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            from ulm.numbers import parse_whole
+            try:
+                value = parse_whole(value, None)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def hold_whole_numbers(command: click.Command) -> None:
+    """Make every whole-number parameter of `command` (and of its subcommands)
+    a WholeRange of the same bounds, wherever it was declared: `type=int` and
+    click.IntRange alike."""
+    for param in command.params:
+        kind = param.type
+        if isinstance(kind, WholeRange):
+            continue
+        if isinstance(kind, click.IntRange):
+            param.type = WholeRange(kind.min, kind.max, min_open=kind.min_open,
+                                    max_open=kind.max_open, clamp=kind.clamp)
+        elif kind is click.INT:
+            param.type = WholeRange()
+    for sub in getattr(command, "commands", {}).values():
+        hold_whole_numbers(sub)
+
+
 def iterations_option_type() -> click.IntRange:
     """An iteration budget: 1 to the search's bound (mcts.searcher.search.MAX_ITERATIONS)."""
     from mcts.searcher.search import MAX_ITERATIONS

@@ -9,7 +9,7 @@ from cli import HELP, InputError, fail_on_input_errors, needs_extra
 from cli.picture_opts import read_position_arg, write_pictures
 from ulm import ACTION_NAMES, SEATS
 from ulm.decisions import DecisionError
-from ulm.follow import apply_decision, keep_is_hidden, options
+from ulm.follow import apply_decision, keep_is_hidden, options, setup_draw
 from ulm.positions import dumps, state_to_position
 from ulm.render import plural
 
@@ -80,6 +80,8 @@ def apply(position, decisions, output, svg_out, png_out, as_list, as_json, quiet
     if not quiet:
         if state.is_terminal():
             now = "the game is over"
+        elif setup_draw(state):
+            now = f"the set-up's draw of {setup_draw(state)} is next (say what was drawn)"
         elif state.is_chance_node():
             now = "a chance event is next (say what happened, e.g. 'drew white')"
         else:
@@ -103,7 +105,7 @@ def _listing(state, viewer, position: dict) -> dict:
     return {"viewer": SEATS[viewer] if viewer is not None else None,
             "to_move": SEATS[mover] if mover >= 0 else None,
             "chance": chance, "game_over": state.is_terminal(), "phase": position["phase"],
-            "options": entries}
+            "setup_draw": setup_draw(state), "options": entries}
 
 
 def _listing_text(listing: dict) -> str:
@@ -111,7 +113,10 @@ def _listing_text(listing: dict) -> str:
     known = f", as {listing['viewer']} knows the game" if listing["viewer"] else ""
     if listing["game_over"]:
         return "The game is over: nothing more happens."
-    if listing["chance"]:
+    if listing["setup_draw"]:
+        head = (f"The set-up's draw of {listing['setup_draw']} is next "
+                f"({plural(n, 'possible event')}{known}):")
+    elif listing["chance"]:
         head = f"A chance event is next ({plural(n, 'possible event')}{known}):"
     else:
         head = (f"{listing['to_move']} to decide, phase {listing['phase']} "

@@ -79,7 +79,8 @@ def bench(as_json, quick):
     if as_json:
         click.echo(json.dumps(figures, indent=1))
         return
-    width = max(len(k) for k in figures)
+    lines = _labels(figures)
+    width = max(len(label) for label in lines.values())
     for k, v in figures.items():
         if k == "signature":
             v = (f"{v['tree_nodes']} nodes after {v['iterations']} iterations, best "
@@ -89,4 +90,34 @@ def bench(as_json, quick):
             v = f"{v:.2f}"
         elif isinstance(v, int):
             v = f"{v:,}"
-        click.echo(f"{k.replace('_', ' '):<{width}}  {v}")
+        click.echo(f"{lines[k]:<{width}}  {v}")
+
+
+# what each figure measures, in words: the players, the position, the rollout
+# (docs/speed.md, "What `ulm bench` prints", relates each to its table)
+RANDOM_ROLLOUTS = "random rollouts to 2 turns on"
+SEARCHES = {"default": "the default search", "baseline": "preset=baseline"}
+POSITIONS = {"opening": "4-player opening push", "midgame": "4-player mid-game"}
+
+
+def _labels(figures: dict) -> dict:
+    """Each figure's line: what was measured, for how many players, which rollout."""
+    labels = {"cores": "cores",
+              "determinizations_per_second": "determinizations/s, 4-player mid-game",
+              "parallel_speedup": "speed-up of all cores over 1 (opening, random rollouts)",
+              "bytes_per_tree_node": "bytes per tree node",
+              "bytes_per_tree_node_with_minimax": "bytes per tree node, with minimax values",
+              "bytes_per_game_state": "bytes per game state",
+              "signature": "signature (5,000 iterations, 4-player opening, random rollouts)"}
+    for key in figures:
+        parts = key.split("_")
+        if key.startswith("playouts_per_second_"):
+            labels[key] = f"random playouts/s, whole {parts[-1][0]}-player basic games"
+        elif key.startswith("ismcts_iterations_per_second_"):
+            cores = parts[-1].removesuffix("cores").removesuffix("core")
+            labels[key] = (f"ISMCTS iterations/s, {POSITIONS[parts[4]]}, {RANDOM_ROLLOUTS}, "
+                           f"{cores} core{'s' * (cores != '1')}")
+        elif key.startswith("ismcts_") and key.endswith(tuple(POSITIONS)):
+            labels[key] = (f"ISMCTS iterations/s, {POSITIONS[parts[-1]]}, "
+                           f"{SEARCHES[parts[1]]}, 1 core")
+    return labels

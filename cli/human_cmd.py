@@ -12,10 +12,12 @@ import click
 
 from cli import InputError
 from cli.suggest_cmd import _progress_bar
+from mcts.play.levels import described
 from mcts.play.session import PlaySession
 from ulm import SEATS
 from ulm.decisions import DecisionError, decision_label, decision_words
 from ulm.follow import parse_decision
+from ulm.numbers import is_whole_text
 from ulm.positions import state_to_position
 from ulm.render import plural, render_position
 
@@ -94,7 +96,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
     deal = deal_words(game, resume is not None)
     click.echo(f"Ulm, {len(seats)} players, {variant} game, {deal}{resumed}.")
     for p, s in enumerate(seats):
-        click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else s}")
+        click.echo(f"  {SEATS[p]}: {'you' if s == 'human' else described(s)}")
     click.echo(COMMANDS_HELP)
     click.echo(f"The game will be saved to {record_path}.")
     shown = None
@@ -162,7 +164,7 @@ def play_human(seats, seed, variant, board, record_path, hint_iterations, resume
             if text.lower() == "q":
                 click.echo(saved("stopped"))
                 raise SystemExit(0)
-            if text.isdigit():
+            if is_whole_text(text):
                 k = int(text)
                 if not 1 <= k <= len(legal):
                     click.echo(f"No decision {k}: choose 1..{len(legal)}.")

@@ -16,6 +16,7 @@ from cli import (
     InputError,
     Interrupted,
     fail_on_input_errors,
+    hold_whole_numbers,
     needs_extra,
     os_error,
 )
@@ -65,6 +66,12 @@ class UlmGroup(click.Group):
         except OSError as exc:
             raise os_error(exc) from None
 
+    def add_command(self, cmd, name=None):
+        """Every command's whole numbers are read by the one grammar
+        (ulm.numbers: the digits 0-9), however its options were declared."""
+        hold_whole_numbers(cmd)
+        super().add_command(cmd, name)
+
     def main(self, *args, **kwargs):
         try:    # `ulm --help` and `--version` write before any command runs
             return super().main(*args, **kwargs)
@@ -92,14 +99,25 @@ def main():
 @click.option("--as", "viewer", type=SEAT, default=None,
               help="Write the view of this seat (what that player knows) instead of the full state.")
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
+@click.option("--before-setup", is_flag=True,
+              help="Write the position before the set-up's draws (an empty grid), so that a "
+                   "real table's set-up is entered with `ulm apply` (\"drew white\" for each "
+                   "grid space, each player's tile, \"revealed Abbot\" ...) instead of "
+                   "dealt from --seed.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file instead of standard output.")
 @fail_on_input_errors
-def new_cmd(players, variant, seed, viewer, board, output):
-    """Write a freshly set-up position."""
+def new_cmd(players, variant, seed, viewer, board, before_setup, output):
+    """Write a freshly set-up position (or, with --before-setup, one whose
+    set-up is still to be entered)."""
     if viewer is not None and viewer >= players:
         raise InputError(f"--as: no seat {SEATS[viewer]} in a {players}-player game")
-    state = Game(players=players, variant=variant, board=board).new_game(seed)
+    if before_setup and click.get_current_context().get_parameter_source("seed") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise InputError("--seed: deals the set-up; with --before-setup the set-up is "
+                         "entered with `ulm apply`, so leave out --seed")
+    game = Game(players=players, variant=variant, board=board)
+    state = game.new_initial_state() if before_setup else game.new_game(seed)
     data = state_to_position(state, viewer)
     if board:
         data["board"] = board
@@ -168,8 +186,13 @@ def validate_cmd(file):
             state, seat = position_to_state(data, source)
         except PositionError as exc:
             raise PositionError(f"{source}: {exc}") from None
-        click.echo(f"{source}: a valid position, {state.num_players()} players, "
-                   f"{SEATS[seat]} {'to move' if state.current_player() == seat else 'viewing'}")
+        if state.current_player() == seat:
+            who = f"{SEATS[seat]} to move"
+        elif data.get("kind") == "view":
+            who = f"{SEATS[seat]} viewing"
+        else:       # a full position waiting for a chance event (a set-up draw, a tile)
+            who = "a chance event next"
+        click.echo(f"{source}: a valid position, {state.num_players()} players, {who}")
 
 
 @main.command("replay")

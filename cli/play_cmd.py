@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -24,7 +25,7 @@ from cli import (
 )
 from mcts.play.bots import BOTS, OPTIONS, PRESETS, make_bot
 from mcts.play.bot_game import play_game
-from mcts.play.levels import HIGHEST, LEVELS, LOWEST, level_of, rating
+from mcts.play.levels import HIGHEST, LEVELS, LOWEST, described, level_of, rating
 from mcts.play.reports import format_table
 from mcts.play.tournament import (
     MAX_GAMES,
@@ -141,7 +142,8 @@ def play(bots, level, humans, players, hint_iterations, seed, variant, board, re
         if k != "total" and not any(b[k] for b in row["breakdown"]):
             continue
         click.echo(f"{k:<{width}}" + "".join(f"{b[k]:>8}" for b in row["breakdown"]))
-    winners = [f"{names[p]} ({specs[p]})" for p in range(len(specs)) if row["returns"][p] > 0]
+    winners = [f"{names[p]} ({described(specs[p])})" for p in range(len(specs))
+               if row["returns"][p] > 0]
     click.echo(("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners))
     if record:
         click.echo(f"Record saved to {record}")
@@ -247,7 +249,7 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
         click.echo(format_table(summary))
         if out:
             plot = plot_note("win_rates.png")
-            click.echo(f"Results in {out}/ (results.json, games.csv, games.jsonl"
+            click.echo(f"Results in {os.path.join(out, '')} (results.json, games.csv, games.jsonl"
                        f"{', ' + plot if plot else ''})")
 
 

@@ -274,11 +274,9 @@ def evaluate_cmd(model, data, target, as_json):
 
     Example: ulm train evaluate model.npz test.npz
     """
-    import numpy as np
-
     from mcts.learning.selfplay import DatasetError, load_dataset, merge_datasets
     from mcts.searcher.model import TrainError, load_model
-    from mcts.learning.train import STAGES, evaluate
+    from mcts.learning.train import evaluate_model
     try:
         fitted = load_model(model)
     except TrainError as exc:
@@ -290,14 +288,9 @@ def evaluate_cmd(model, data, target, as_json):
     if merged["meta"]["players"] != fitted.players:
         raise InputError(f"DATA: {merged['meta']['players']} players; the model {model} is "
                          f"for {fitted.players}")
-    rows = np.arange(len(merged["round"]))
     try:
         report = {"model": model, "data": list(data), "target": target,
-                  "all": evaluate(fitted, merged, rows, target),
-                  "by_stage": {name: evaluate(fitted, merged, rows[(merged["round"] >= lo)
-                                                                   & (merged["round"] < hi)],
-                                              target)
-                               for name, lo, hi in STAGES}}
+                  **evaluate_model(fitted, merged, target)}
     except TrainError as exc:
         raise _fit_error(exc) from None
     if as_json:
@@ -385,7 +378,11 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
         cfg.validate()
     except ValueError as exc:
         text = str(exc)
-        first = text.split(":")[0]
+        first, _, rest = text.partition(": ")
+        if first in ("learned_spec", "first_spec"):     # the rounds' searches
+            raise InputError(f"{where[first]}: {rest}") from None
+        if first == "check_budget":
+            raise InputError(f"--check-budget: {rest}") from None
         option = ("--" + first.replace("_", "-")
                   if first in ("validation", "target", "value_iterations") else "--check-budget")
         raise InputError(f"{option}: {text}") from None

@@ -37,3 +37,28 @@ def test_the_library_page_examples_run(monkeypatch):
     out = []
     runner.run(test, out=out.append)
     assert runner.failures == 0, "".join(out)
+
+
+def test_the_readme_sets_up_a_real_table_as_written(tmp_path, monkeypatch):
+    """"At a real table": each command of the block runs as written, and the
+    set-up it enters is that of the 2-player game of seed 4 (the table the
+    block copies)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from cli.main import main
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^### At a real table\n.*?^```bash\n(.*?)^```", text,
+                      flags=re.M | re.S).group(1)
+    commands = [shlex.split(line, comments=True)
+                for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+    assert [c[:2] for c in commands] == [["ulm", "new"]] + [["ulm", "apply"]] * 4
+    assert "--before-setup" in commands[0]
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        res = CliRunner().invoke(main, command[1:])
+        assert res.exit_code == 0, (command, res.output)
+    assert res.stdout.startswith("Red to decide, phase before draw")
+    dealt = CliRunner().invoke(main, ["new", "--players", "2", "--as", "Blue", "--seed", "4"])
+    assert (tmp_path / "table.json").read_text() == dealt.stdout

@@ -15,6 +15,7 @@ from typing import Any
 
 from ulm.jsonfile import read_json
 from ulm.names import did_you_mean
+from ulm.numbers import is_whole_text
 from ulm._fastcore import (BOARD_FIELDS, CARDS, COATS, COLOURS, DESCENDANTS_LAID_OUT,
                            QUARTERS, RIVER_BONUSES, RIVER_LENGTH)
 
@@ -79,7 +80,7 @@ def parse_board(data: dict, source: str = "board") -> dict:
     bonus = [0] * RIVER_LENGTH
     for key, name in _get(river, "bonus", f"{source}.river", dict).items():
         where = f"{source}.river.bonus.{key}"
-        if not str(key).isdigit() or not 0 <= int(key) < RIVER_LENGTH:
+        if not is_whole_text(key) or not 0 <= int(key) < RIVER_LENGTH:
             raise BoardError(f"{where}: not a river index 0..{RIVER_LENGTH - 1}")
         bonus[int(key)] = _name(name, RIVER_BONUSES[1:], where) + 1
 

@@ -33,7 +33,7 @@ from ulm.decisions import (HIDDEN_CARD, HIDDEN_COAT, DecisionError, UnknownWords
 __all__ = ["HIDDEN_CARD", "HIDDEN_COAT", "DecisionError", "IllegalHere", "apply_decision",
            "decision_names", "expand_words", "fit", "hidden_from", "hidden_keeps",
            "keep_is_hidden", "options", "parse_decision", "parse_line", "place_card",
-           "place_coat"]
+           "place_coat", "setup_draw"]
 
 _IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _TASK = {name: code for code, name in TASKS.items()}
@@ -323,6 +323,27 @@ def hidden_keeps(state, viewer) -> list[str]:
                 continue
             out.append(f"kept a card, discarded {CARDS[c]}")
     return out
+
+
+def setup_draw(state) -> str | None:
+    """What the next chance event of the set-up draws for, in words ("the grid
+    space in row 1, column 2", "Blue's tile", "Descendant 2 of 4", "the current
+    tower tile"), so that a player at a table knows which draw to enter; None
+    outside the set-up. The set-up's draws wait above the first round's start."""
+    stack = state.task_stack() if state.is_chance_node() else []
+    if not stack or _TASK["round start"] not in (task for task, _ in stack):
+        return None
+    task, arg = stack[-1]
+    if task == _TASK["grid fill"]:
+        return f"the grid space in row {arg // 3 + 1}, column {arg % 3 + 1}"
+    if task == _TASK["player tile"]:
+        return f"{SEATS[arg]}'s tile"
+    if task == _TASK["descendant reveal"]:
+        left = sum(1 for t, _ in stack if t == task)
+        return f"a Descendant ({left} still to reveal)"
+    if task == _TASK["tower reveal"]:
+        return "the current tower tile"
+    return None
 
 
 def options(state, viewer: int | None = None) -> list[tuple[str, int | str]]:

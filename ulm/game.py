@@ -6,6 +6,7 @@ from typing import Iterator
 
 from ulm._fastcore import SEATS, CoreGame, State
 from ulm.board import load_board
+from ulm.numbers import is_whole_text
 
 VARIANTS = ("basic", "advanced")
 
@@ -17,9 +18,9 @@ def parse_seat(value: object, players: int = len(SEATS)) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
         return value
     if isinstance(value, str):
-        text = value.strip()
-        if text.isdigit() and int(text) < players:
-            return int(text)
+        text = value.strip()        # a colour may have spaces around it; a number has none
+        if is_whole_text(value) and len(value) <= 3 and 0 <= int(value) < players:
+            return int(value)
         for i in range(players):
             if SEATS[i].lower() == text.lower():
                 return i

@@ -13,15 +13,21 @@ that is flushed to disk and renamed over the target, so a reader sees the old
 file or the new one, never half of it. The new file gets the usual permissions
 (0666 less the umask) or, when it replaces a file, that file's permissions. A
 target that is not a regular file (a device such as /dev/null or /dev/stdout,
-a named pipe) is written directly and never replaced; a symbolic link keeps
-pointing where it did and the file it points to is replaced.
+a named pipe) is written directly and never replaced, and so is a name of an
+open stream (/dev/stdout, /dev/fd/N, /proc/self/fd/N: the file the shell
+opened is written into, appended to as `>>` asks); a reader that has gone (a
+pipe into `head` closed early) ends the writing without an error, as `cat`
+does. A symbolic link keeps pointing where it did and the file it points to is
+replaced.
 """
 from __future__ import annotations
 
 import errno
 import json
 import os
+import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -187,6 +193,50 @@ def _fsync_folder(folder: str) -> None:
         os.close(fd)
 
 
+# the names of a stream the process holds open: its file is written into, never replaced
+_STREAM_NAME = re.compile(r"/dev/(stdout|stderr|fd/\d+)|/proc/(self|\d+)/fd/\d+")
+
+
+def _is_stream(path: str | Path, st: os.stat_result | None) -> bool:
+    """Is `path` written into rather than replaced: a device, a pipe, a socket,
+    or the name of an open stream (whatever file it leads to)?"""
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        return True
+    return _STREAM_NAME.fullmatch(os.path.abspath(path)) is not None
+
+
+def _stat(path: str | Path) -> os.stat_result | None:
+    """os.stat of what `path` leads to (None if nothing): /dev/stdout leads through
+    /proc/self/fd/1 to a pipe that os.path.realpath cannot name."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+
+
+def _write_into(path: str | Path, blob: bytes) -> None:
+    """Write into a device, a pipe or an open stream; a reader that has gone ends
+    the writing quietly (what it wanted was read)."""
+    if sys.stdout is not None and not sys.stdout.closed:
+        try:            # what the command printed before comes first in a shared stream
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        with open(path, "ab") as f:     # appended: a stream of `>>` keeps what it had
+            try:
+                f.write(blob)
+                f.flush()
+            except BrokenPipeError:
+                return
+    except BrokenPipeError:             # closing flushes what was left
+        return
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+
+
 def write_atomically(path: str | Path, data: str | bytes) -> None:
     """Write a whole file or nothing (see the module's doc for the details).
 
@@ -194,23 +244,14 @@ def write_atomically(path: str | Path, data: str | bytes) -> None:
     if str(path) == "":
         raise OSError(errno.ENOENT, "no file name given", "''")
     blob = data.encode("utf-8") if isinstance(data, str) else data
-    target = os.path.realpath(path)  # a symbolic link stays; the file it names is replaced
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    st = _stat(path)
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise OSError(errno.EISDIR, "is a folder", str(path))
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        # a device or a pipe: write into it, never replace it by a regular file
-        try:
-            with open(target, "wb") as f:
-                f.write(blob)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
+    if _is_stream(path, st):
+        # a device, a pipe or an open stream: write into it, never replace it
+        _write_into(path, blob)
         return
+    target = os.path.realpath(path)  # a symbolic link stays; the file it names is replaced
     folder = os.path.dirname(target)
     mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
     try:
@@ -239,13 +280,14 @@ def check_writable(path: str | Path) -> None:
     before long work whose result would otherwise be lost."""
     if str(path) == "":
         raise OSError(errno.ENOENT, "no file name given", "''")
-    target = os.path.realpath(path)
-    if os.path.isdir(target):
+    st = _stat(path)
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise OSError(errno.EISDIR, "is a folder", str(path))
-    if os.path.exists(target) and not os.path.isfile(target):
-        if not os.access(target, os.W_OK):
+    if _is_stream(path, st):
+        if not os.access(path, os.W_OK):
             raise OSError(errno.EACCES, "permission denied", str(path))
         return
+    target = os.path.realpath(path)
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise OSError(errno.ENOENT, f"the folder {folder} does not exist", str(path))

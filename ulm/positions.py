@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ulm import _fastcore as core
 from ulm._fastcore import (CARDS, COATS, COLOURS, DESCENDANTS, PHASES, QUARTERS, SEATS,
@@ -29,7 +30,7 @@ from ulm.position_format import (  # noqa: F401 (re-exported: the format's names
     NUM_ROUNDS, PHASE_ACTIONS, PHASE_BEFORE_DRAW, PHASE_GAME_OVER, PHASE_PUSH, PLAYER_FIELDS,
     SEALS, TASK_ARGS, TASK_IDS, TASK_PHASES, TILES_PER_COLOUR, TILES_TOTAL, TOP_FIELDS,
     TURN_FIELDS, PositionError)
-from ulm.position_reader import position_to_state  # noqa: F401 (re-exported)
+from ulm.position_reader import position_to_state as _position_to_state
 
 # ---------------------------------------------------------------------------
 # state -> position
@@ -259,6 +260,173 @@ def observation(state: core.State, player: int) -> dict:
     """What `player` knows (R-INFO-4): the view position of that seat."""
     return state_to_position(state, viewer=player)
 
+
+
+def position_to_state(data: object, source: str = "position",
+                      board: object = None) -> tuple[core.State, int]:
+    """Validate a parsed position and build its state; returns (state, seat):
+    a table being set up by replaying its draws (`setup_position_to_state`),
+    any other position by ulm.position_reader."""
+    if is_during_setup(data):
+        assert isinstance(data, dict)
+        return setup_position_to_state(data, source, board)
+    return _position_to_state(data, source, board)
+
+
+# ---------------------------------------------------------------------------
+# a position before or during the set-up
+
+# the set-up's draws (R-SETUP) and the round start run once they are done: a
+# position that still waits for them holds a table being set up
+SETUP_PENDING = frozenset(TASKS[t] for t in NEVER_PENDING)
+
+
+def is_during_setup(data: object) -> bool:
+    """Does the parsed position wait for set-up draws (written by `ulm new
+    --before-setup`, or by `ulm apply` before the set-up is complete)? Its
+    pending tasks are set-up draws (and the advanced game's tower reveals)
+    above the first round's start, in round 1; a set-up draw pending in any
+    other position is refused by the reader (it never waits there)."""
+    if not isinstance(data, dict):
+        return False
+    pending = data.get("pending")
+    if not isinstance(pending, list) or not pending or data.get("round") != 1:
+        return False
+    tasks = [entry.get("task") if isinstance(entry, dict) else None for entry in pending]
+    tasks = [task if isinstance(task, str) else None for task in tasks]
+    return tasks[0] == "round start" and all(
+        task in SETUP_PENDING or task == "tower reveal" for task in tasks)
+
+
+def setup_position_to_state(data: dict, source: str = "position",
+                            board: object = None) -> tuple[core.State, int]:
+    """The state of a position before or during the set-up; returns (state,
+    seat). Its state is that of a game before the set-up's draws with the
+    draws the file shows applied (the grid cells filled, the players' tiles,
+    the Descendants and tower tiles revealed), each entered as `ulm apply`
+    and the web's Follow enter them (ulm.follow.apply_decision); the file
+    must then be exactly that state's position: anything else is a
+    PositionError naming the first field that differs."""
+    from ulm.decisions import DecisionError
+    from ulm.follow import apply_decision
+    from ulm.game import Game
+    if data.get("format") != FORMAT:
+        raise PositionError(f"format: must be {FORMAT!r}, got {data.get('format')!r}")
+    players = data.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4 or not all(
+            isinstance(p, dict) for p in players):
+        raise PositionError("players: a list of 2, 3 or 4 players")
+    n = len(players)
+    viewer = None
+    if data.get("kind") == "view":
+        if data.get("viewer") not in SEATS[:n]:
+            raise PositionError(f"viewer: one of {', '.join(SEATS[:n])}, got "
+                                f"{data.get('viewer')!r}")
+        viewer = SEATS.index(data["viewer"])
+    elif data.get("kind") != "full":
+        raise PositionError(f"kind: 'full' or 'view', got {data.get('kind')!r}")
+    variant = data.get("variant", "basic")
+    if variant not in ("basic", "advanced"):
+        raise PositionError(f"variant: 'basic' or 'advanced', got {variant!r}")
+    table: Any = board if board is not None else data.get("board")
+    state = Game(players=n, variant=variant, board=table).new_initial_state()
+    state.seed_dealer(0)
+    remaining = len(data["pending"])
+    while state.is_chance_node() and len(state.task_stack()) > remaining:
+        where, words = _setup_draw(data, state)
+        try:
+            apply_decision(state, words, viewer)
+        except DecisionError as exc:
+            raise PositionError(f"{where}: {exc}") from None
+    expected = state_to_position(state, viewer)
+    if "board" in data:                 # the table read above
+        expected["board"] = data["board"]
+    if viewer is not None and "bag" not in data:    # a view's bag is derived
+        expected.pop("bag")
+    difference = _first_difference(data, expected)
+    if difference is not None:
+        raise PositionError(f"{difference}; a table being set up is written by `ulm new "
+                            "--before-setup` and `ulm apply`")
+    return state, viewer if viewer is not None else state.raw()["turn_player"]
+
+
+def _setup_draw(data: dict, state: core.State) -> tuple[str, str]:
+    """The next set-up draw of `state` as the file shows it: (its field, the words
+    `ulm apply` takes for it)."""
+    task, arg = state.task_stack()[-1]
+    name = TASKS[task]
+    r = state.raw()
+    if name == "grid fill":
+        where = f"grid[{arg // 3}][{arg % 3}]"
+        grid = data.get("grid")
+        row = grid[arg // 3] if isinstance(grid, list) and len(grid) == 3 else None
+        colour = row[arg % 3] if isinstance(row, list) and len(row) == 3 else None
+        if colour not in COLOURS:
+            raise PositionError(f"{where}: the set-up has filled this space (the pending "
+                                f"draws say so); a colour, got {colour!r}")
+        return where, f"drew {colour}"
+    if name == "player tile":
+        where = f"players[{arg}].supply"
+        supply = data["players"][arg].get("supply")
+        tiles = [c for c, k in supply.items() if k] if isinstance(supply, dict) else []
+        if len(tiles) != 1 or supply[tiles[0]] != 1 or tiles[0] not in COLOURS:
+            raise PositionError(f"{where}: the tile drawn at set-up, one tile, got {supply!r}")
+        return where, f"drew {tiles[0]}"
+    if name == "descendant reveal":
+        where = "descendants on board"
+        shown = data.get(where)
+        laid = {DESCENDANTS[d] for d in range(len(DESCENDANTS)) if r["desc"][d] == DESC_ON_BOARD}
+        new = [d for d in shown if not isinstance(d, str) or d not in laid] \
+            if isinstance(shown, list) else []
+        if not new or not isinstance(new[0], str):
+            raise PositionError(f"{where}: the set-up has revealed {len(laid) + 1} "
+                                f"Descendants (the pending draws say so), got {shown!r}")
+        return where, f"revealed {new[0]}"
+    if name == "tower reveal":
+        which = "current" if r["tower_current"] < 0 else "next"
+        where = f"tower.{which}"
+        tower = data.get("tower")
+        tile = tower.get(which) if isinstance(tower, dict) else None
+        if not isinstance(tile, str):
+            raise PositionError(f"{where}: the set-up has revealed this tower tile (the "
+                                f"pending draws say so), got {tile!r}")
+        return where, f"revealed {tile}"
+    raise PositionError(f"pending: {name!r} is not a set-up draw")
+
+
+def _first_difference(got: object, want: object, path: str = "") -> str | None:
+    """Where and how a parsed position first differs from the one the set-up's
+    draws make, in words ("grid[1][1]: "gray", but the set-up's draws ...")."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        for key in list(want) + [k for k in got if k not in want]:
+            step = f"{path}.{key}" if path else str(key)
+            if key not in got:
+                return f"{step}: missing; the set-up's draws make it {_quoted(want[key])}"
+            if key not in want:
+                return f"{step}: no such field in a position during the set-up"
+            found = _first_difference(got[key], want[key], step)
+            if found:
+                return found
+        return None
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        for i, (a, b) in enumerate(zip(got, want)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if got != want or type(got) is not type(want):
+        return (f"{path or 'document'}: {_quoted(got)}, but the set-up's draws the position "
+                f"shows make it {_quoted(want)}")
+    return None
+
+
+def _quoted(value: object) -> str:
+    """A value of the file as JSON writes it (null, true), shortened."""
+    import json
+
+    from ulm.numbers import shown
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else shown(text, 60)
 
 
 # ---------------------------------------------------------------------------

@@ -37,10 +37,10 @@ import sys
 import time
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(os.path.dirname(_HERE))
-for _p in (_HERE, _ROOT):
+for _p in (_HERE, os.path.dirname(_HERE)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
+import _ulm_path  # noqa: E402,F401  (the checkout's ulm if built in place, else the installed one)
 
 import numpy as np  # noqa: E402
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from ulm import derive_seed
 from ulm.jsonfile import write_atomically
+from ulm.numbers import shown
 
 from mcts.learning.selfplay import SelfplayConfig, load_dataset, merge_datasets, run_selfplay, save_dataset
 from mcts.searcher.model import TrainError, save_model
@@ -77,11 +78,64 @@ class RoundsConfig:
         if self.fit.target != "outcome" and not self.value_iterations:
             raise ValueError(f"target: {self.fit.target} needs searched values; give "
                              "value_iterations")
-        for spec in (self.first_spec, self.learned_spec):   # the bots, and the values' search
-            SelfplayConfig(spec=spec, players=self.players, horizon=self.horizon,
-                           value_iterations=self.value_iterations).validate()
+        # what later rounds play and check with, a shipped model standing in for
+        # the fits to come: every spec the run will build is refused now, before
+        # round 0's games and fit, never after them
+        learned = learned_with_model(self.learned_spec, self.players)
+        for name in ("first_spec", "learned_spec"):   # the bots, and the values' search
+            try:
+                SelfplayConfig(spec=getattr(self, name), players=self.players,
+                               horizon=self.horizon,
+                               value_iterations=self.value_iterations).validate()
+            except ValueError as exc:       # a spec's error named by the field
+                raise ValueError(f"{name}: {exc}" if str(exc).startswith("bot spec")
+                                 else str(exc)) from None
+        check_budget(self.check_budget)
         make_bot(self.opponent, self.players)
         make_bot(_with_budget(self.opponent, self.check_budget))
+        for spec in (learned, _with_budget(learned, self.check_budget)):
+            try:
+                SelfplayConfig(spec=spec, players=self.players, horizon=self.horizon,
+                               value_iterations=self.value_iterations).validate()
+            except ValueError as exc:
+                raise ValueError(f"learned_spec: with the model of a fit: {exc}") from None
+
+
+BUDGETS = ("iterations", "time")     # what --check-budget may set
+
+
+def check_budget(budget: str) -> None:
+    """ValueError unless `budget` is one budget of a search: iterations=N or
+    time=S (its value is checked as the bots' spec checks it)."""
+    text = budget.strip() if isinstance(budget, str) else ""
+    name, eq, value = text.partition("=")
+    if not eq or name.strip() not in BUDGETS or not value.strip() or "," in value:
+        raise ValueError(f"check_budget: iterations=N or time=S (one budget for both "
+                         f"sides of the checks), got {shown(budget)}")
+
+
+def learned_with_model(spec: str, players: int) -> str:
+    """`spec` (the later rounds' search) given model= as each round gives it, the
+    shipped model of `players` standing in for a fit; ValueError if the spec is
+    no search that takes a model, or names a model of its own."""
+    from mcts.play.bots import make_bot
+    from mcts.searcher.learned import LEARNED_MODELS
+    if isinstance(spec, str) and spec.strip().partition(":")[0].strip() == "level":
+        raise ValueError(f"learned_spec: a level is a fixed bot and takes no model of a fit; "
+                         f"give an ismcts spec, e.g. {LEARNED_SPEC}")
+    try:
+        bot = make_bot(spec)
+    except ValueError as exc:
+        raise ValueError(f"learned_spec: {exc}") from None
+    if "model" not in bot.options:
+        raise ValueError(f"learned_spec: each round's search evaluates with the model of the "
+                         f"last fit (model=), and {bot.name} takes no model; give an ismcts "
+                         f"spec, e.g. {LEARNED_SPEC}")
+    if bot.config.get("model"):
+        raise ValueError("learned_spec: model= is the last fit's model, added by each round; "
+                         f"leave it out of the spec, got {shown(spec)}")
+    stand_in = LEARNED_MODELS[players].removesuffix(".npz")
+    return _spec_with(spec, f"model={stand_in}")
 
 
 def _spec_with(spec: str, extra: str) -> str:

@@ -199,8 +199,7 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     rows = len(data["round"])
     games = len(np.unique(data["game"]))
     y = targets_of(data, cfg.target)
-    if rows == 0:
-        raise TrainError("data: no positions to fit")
+    require_positions(data, "fit")
     train_rows, val_rows = split_games(data, cfg.validation, cfg.seed)
     if len(train_rows) == 0:
         raise TrainError(f"validation: leaves no game of {games} for training")
@@ -315,6 +314,31 @@ def _check_finite(loss: float, params: dict, epoch: int) -> None:
             raise FitDiverged(f"the fit diverged in epoch {epoch}: the weights {name} grew "
                               f"beyond {MAX_MAGNITUDE:g}; a smaller learning rate or weight "
                               "decay may help")
+
+
+def require_positions(data: dict, what: str) -> None:
+    """The one rule of `fit` and `evaluate_model`: a data set of no positions
+    (a game keeps none with a tiny sample or a long horizon) has nothing to
+    fit or to measure; TrainError saying so."""
+    if len(data["round"]) == 0:
+        raise TrainError(f"data: no positions to {what} (the data sets hold none: "
+                         "play more games, or a larger sample or a shorter horizon)")
+
+
+def evaluate_model(model: Model, data: dict, target: str = "outcome") -> dict:
+    """`evaluate` on every position of a data set ("all") and by stage of the
+    game ("by_stage"); TrainError for a data set of no positions
+    (`require_positions`) or of another player count than the model's."""
+    require_positions(data, "evaluate")
+    if data["meta"]["players"] != model.players:
+        raise TrainError(f"data: {data['meta']['players']} players; the model is for "
+                         f"{model.players}")
+    rows = np.arange(len(data["round"]))
+    return {"all": evaluate(model, data, rows, target),
+            "by_stage": {name: evaluate(model, data,
+                                        rows[(data["round"] >= lo) & (data["round"] < hi)],
+                                        target)
+                         for name, lo, hi in STAGES}}
 
 
 def evaluate(model: Model, data: dict, rows, target: str = "outcome") -> dict:

@@ -79,6 +79,18 @@ def level_spec(text) -> str:
     return level_of(text).spec
 
 
+def described(spec: str) -> str:
+    """A seat's bot as a player reads it: a level with its name ("level:1, first
+    game"), any other spec as it is."""
+    name, colon, number = str(spec).partition(":")
+    if colon and name.strip() == "level":
+        try:
+            return f"level:{number.strip()}, {level_of(number).name}"
+        except ValueError:
+            pass
+    return str(spec)
+
+
 def rating(level: Level, players: int):
     """The measured (Elo, low, high) of `level` in `players`, or None."""
     return RATINGS.get(players, {}).get(f"level:{level.number}")

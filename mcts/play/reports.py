@@ -62,6 +62,7 @@ def summarize(cfg, rows: list[dict]) -> dict:
         lo, hi = cluster_win_interval(list(d["deals"].values()))
         s, slo, shi = mean_interval(d["scores"])
         k, klo, khi = mean_interval(d["ranks"])
+        klo, khi = max(klo, 1.0), min(khi, float(n))    # a rank runs from 1 to the players
         mu, sigma = ratings[b]
         bots.append(BotSummary(
             bot=b, games=d["games"], wins=d["wins"],
@@ -116,8 +117,13 @@ def format_table(summary: dict) -> str:
         lines.append(f"{b['bot']:<{w}} {b['games']:>5} {b['wins']:>6.1f}  {rate:<22} "
                      f"{score:<20} {b['rank']:>5.2f} {b['rating']:>7.2f} "
                      f"{b['seconds_per_game']:>7.2f}")
-    lines.append("(+ / -: the interval lies above / below the baseline; s/game: a bot's "
-                 "thinking time per game, to check that budgets are matched)")
+    lines += ["(+ / -: the interval lies above / below the baseline; rank: the mean finishing "
+              "place, 1 the best;",
+              " rating: OpenSkill's estimate of a bot's skill less three times its uncertainty "
+              "(mu - 3 sigma):",
+              " a cautious figure that more games raise as the estimate firms up; compare it "
+              "within one tournament;",
+              " s/game: a bot's thinking time per game, to check that budgets are matched)"]
     seats = summary["config"]["players"]
     lines.append("")
     lines.append(f"{'win rate by seat':<{w}} " + "".join(f"{'seat ' + str(i + 1):>8}" for i in range(seats)))

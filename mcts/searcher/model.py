@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 from typing import Optional
 
 import numpy as np
@@ -181,6 +182,7 @@ def read_npz(path: str, error: type[Exception], kind: str, limit: int, limit_wor
     `error` naming the file and saying why, the file called a `kind` (a model
     file, a self-play data set) and the limit `limit_words`."""
     try:
+        _check_npz_start(path, error, kind)
         z = np.load(path, allow_pickle=False)
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError("a single array, not an .npz archive")
@@ -202,6 +204,38 @@ def read_npz(path: str, error: type[Exception], kind: str, limit: int, limit_wor
         raise error(f"{path}: permission denied") from None
     except Exception as exc:    # zip/npy errors of a file that is not one
         raise error(f"{path}: not a {kind} (.npz): {exc}") from None
+
+
+ZIP_START = b"PK\x03\x04"      # every .npz file is a zip archive and begins so
+NPY_START = b"\x93NUMPY"       # a single array (.npy)
+
+
+def _check_npz_start(path: str, error: type[Exception], kind: str) -> None:
+    """Refuse, in the project's words, what is no .npz file at all before numpy
+    reads it (numpy would advise loading a text file as pickled data): a
+    device or a pipe, an empty file, a single array, any other file."""
+    mode = os.stat(path).st_mode        # before opening: a pipe would wait for a writer
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(path)
+    if not stat.S_ISREG(mode):
+        raise error(f"{path}: a device or a pipe, not a {kind} (.npz)")
+    with open(path, "rb") as f:
+        start = f.read(len(ZIP_START) + 2)
+    if not start:
+        raise error(f"{path}: an empty file, not a {kind} (.npz)")
+    if start.startswith(NPY_START):
+        raise error(f"{path}: a single numpy array (.npy), not a {kind} (an .npz archive)")
+    if not start.startswith(ZIP_START):
+        what = "a text file" if _looks_like_text(start) else "not a zip archive"
+        raise error(f"{path}: {what}, not a {kind} (.npz: a zip archive of arrays)")
+
+
+def _looks_like_text(start: bytes) -> bool:
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(b >= 32 or b in b"\t\n\r" for b in start)
 
 
 def _read_npz(path: str) -> dict:

@@ -453,7 +453,7 @@ def test_tournament_table_json_and_files(tmp_path):
     text = res.stdout
     assert "6 games on 2 deals, 3 players" in text, "rounded up to whole rotations"
     assert re.search(r"^greedy\s+12\s", text, re.M) and re.search(r"^random\s+6\s", text, re.M)
-    assert "win rate by seat" in text and f"Results in {out}" in text
+    assert "win rate by seat" in text and f"Results in {out}/ (results.json" in text
     for name in ("games.jsonl", "games.csv", "results.json", "win_rates.png", "tournament.json"):
         assert (out / name).is_file(), name
     # the same settings again: everything is there, nothing is played, same results
@@ -656,9 +656,23 @@ def test_bench_quick_json_has_the_documented_keys():
     if cores > 1:
         assert data["parallel_speedup"] > 0
     assert data["signature"] == SIGNATURE
-
-
-
+    # each text line names its players, its position and its rollout, as
+    # docs/speed.md explains them
+    from cli.bench_cmd import _labels
+    labels = _labels(data)
+    assert set(labels) >= set(data)
+    for key in keys - {"cores", "bytes_per_tree_node", "bytes_per_tree_node_with_minimax",
+                       "bytes_per_game_state", "parallel_speedup"}:
+        assert re.search(r"\b[234]-player\b", labels[key]), labels[key]
+        if "ismcts" in key or key == "signature":
+            assert re.search(r"random rollouts|the default search|preset=baseline",
+                             labels[key]), labels[key]
+    assert labels["ismcts_iterations_per_second_opening_1core"] == (
+        "ISMCTS iterations/s, 4-player opening push, random rollouts to 2 turns on, 1 core")
+    speed = (ROOT / "docs" / "speed.md").read_text()
+    for key, label in labels.items():
+        if key in data and not key.endswith("cores"):   # "N cores": this machine's count
+            assert label in speed, f"docs/speed.md does not explain {label!r}"
 
 
 def test_bench_signature_is_pinned():
@@ -725,3 +739,10 @@ def test_suggest_with_a_deadline_already_passed_returns():
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["stats"]["iterations"] >= 1 and data["actions"][0]["visits"] >= 1
+
+
+def test_tournament_names_a_folder_given_with_its_slash_once(tmp_path):
+    out = f"{tmp_path / 'results'}/"
+    res = assert_ok(run("tournament", "--bots", "greedy", "random", "--games", 2,
+                        "--workers", 1, "--out", out, "--quiet"))
+    assert f"Results in {out} (results.json" in res.stdout and "//" not in res.stdout

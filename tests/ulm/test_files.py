@@ -168,3 +168,30 @@ def test_the_tournament_writes_through_the_one_writer(tmp_path):
     for name in ("tournament.json", "games.jsonl", "games.csv", "results.json", "win_rates.png"):
         assert _mode(tmp_path / "t" / name) == 0o644, name
     assert json.loads((tmp_path / "t" / "results.json").read_text())["games"] == 2
+
+
+def test_an_open_stream_is_written_into_and_a_closed_pipe_ends_quietly(tmp_path):
+    # /dev/stdout of a pipeline leads through /proc/self/fd/1 to a pipe that no
+    # folder holds: it is written into, as docs/commands.md says
+    import subprocess
+    import sys
+    res = subprocess.run(f"{sys.executable} -m cli new --players 2 -o /dev/stdout | head -3",
+                         shell=True, capture_output=True, text=True, timeout=120,
+                         executable="/bin/bash")
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    assert res.stdout.splitlines()[:2] == ["{", '  "format": "ulm-position/1",']
+    read, write = os.pipe()
+    try:
+        write_atomically(f"/dev/fd/{write}", "{}\n")
+        check_writable(f"/dev/fd/{write}")
+        assert os.read(read, 100) == b"{}\n"
+        os.close(read)              # the reader has gone (`| head` done)
+        write_atomically(f"/proc/self/fd/{write}", "x" * 200_000)
+    finally:
+        os.close(write)
+    # a stream that leads to a regular file is appended to (`>>`), never replaced
+    path = tmp_path / "log.txt"
+    path.write_text("before\n")
+    with open(path, "ab") as f:
+        write_atomically(f"/dev/fd/{f.fileno()}", "after\n")
+    assert path.read_text() == "before\nafter\n" and os.listdir(tmp_path) == ["log.txt"]

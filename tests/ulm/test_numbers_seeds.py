@@ -11,6 +11,7 @@ The last tests start `ulm` for real, kill its main process with SIGKILL and
 check that its worker processes end without a word on stderr.
 """
 import importlib
+import json
 import os
 import signal
 import subprocess
@@ -18,15 +19,20 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
+from cli import WholeRange
 from cli.main import main
 from helpers import assert_input_error, ROOT
 from mcts.play.bots import BOTS, MAX_WEIGHT, make_bot
 from mcts.searcher.params import MAX_HORIZON, MAX_HORIZON_ROUNDS
+from ulm.board import BoardError, parse_board
+from ulm.game import parse_seat
 from ulm.jsonfile import MAX_DIGITS, loads
-from ulm.numbers import MAX_SEED, check_seed, parse_seed, shown
+from ulm.numbers import (MAX_SEED, check_seed, is_whole_text, parse_seed, parse_whole,
+                         seed_argument, shown, whole_argument)
 
 EXAMPLES = ROOT / "examples"
 DIGITS_5000 = "9" * 5000
@@ -165,14 +171,20 @@ def test_a_tournament_folder_with_a_huge_number_is_refused_naming_the_line(tmp_p
 # ---------------------------------------------------------------------------
 # seeds: one validator for every command, file and bot spec
 
+# what Python's int() would read but the docs' digits do not write (ulm.numbers' grammar)
+NOT_THE_DOCS_DIGITS = [("underscore", "1_000"), ("plus", "+3"), ("spaces", " 3 "),
+                       ("tab", "3\t"), ("Arabic-Indic", "\u0663"), ("fullwidth", "\uff13"),
+                       ("Devanagari", "\u0969\u0966")]
 BAD_SEEDS = [("negative", "-1"), ("2**64", str(2 ** 64)), ("10**40", str(10 ** 40)),
              ("5000-digit", DIGITS_5000), ("NaN", "nan"), ("empty", ""), ("wrong type", "x"),
-             ("float", "1.5"), ("expression", "2**64"), ("inf", "inf")]
+             ("float", "1.5"), ("expression", "2**64"), ("inf", "inf"), ("minus zero", "-0"),
+             ("hexadecimal", "0x10")] + NOT_THE_DOCS_DIGITS
 
 
 def test_the_seed_validator():
     assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED == 2 ** 64 - 1
-    assert parse_seed(" 7 ") == 7 and parse_seed(str(MAX_SEED), "--seed") == MAX_SEED
+    assert parse_seed("7") == 7 and parse_seed(str(MAX_SEED), "--seed") == MAX_SEED
+    assert parse_seed("007") == 7 and parse_seed(12) == 12
     for bad in (-1, 2 ** 64, 10 ** 5000, 1.5, float("nan"), None, True, "7"):
         with pytest.raises(ValueError, match=r"^seed: must be a whole number from 0 to "
                                              r"2\*\*64 - 1, got "):
@@ -248,8 +260,13 @@ def test_the_largest_seed_is_taken(tmp_path):
     assert res.exit_code == 0, res.output
 
 
+# a spec's parts are stripped ("ismcts: seed = 3, c=1"): spaces around a value belong
+# to the spec's grammar, not to the number's
+SPEC_SEEDS = [row for row in BAD_SEEDS if row[1].strip() == row[1]]
+
+
 @pytest.mark.parametrize("bot", sorted(BOTS))
-@pytest.mark.parametrize("what, text", BAD_SEEDS, ids=[row[0] for row in BAD_SEEDS])
+@pytest.mark.parametrize("what, text", SPEC_SEEDS, ids=[row[0] for row in SPEC_SEEDS])
 def test_every_bot_spec_seed_takes_0_to_2_64_minus_1_only(bot, what, text):
     spec = f"{bot}:seed={text}"
     if text == "":
@@ -441,3 +458,102 @@ def test_a_killed_play_leaves_no_search_worker_and_no_traceback(tmp_path):
     err = _kill_main_and_wait(["play", "--bots", "ismcts:workers=2,time=30,random", "--quiet"],
                               tmp_path, lambda: True, 3)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+# ---------------------------------------------------------------------------
+# whole numbers as text: one grammar, the docs' digits (ulm.numbers.parse_whole)
+
+
+def test_the_one_grammar_of_a_whole_number():
+    for text, value in (("0", 0), ("7", 7), ("007", 7), ("-12", -12), (str(2 ** 64), 2 ** 64)):
+        assert is_whole_text(text) and parse_whole(text, "n") == value
+    assert parse_whole(5) == 5, "a default given as a number"
+    for _, text in NOT_THE_DOCS_DIGITS + [("empty", ""), ("sign only", "-"), ("float", "1.0"),
+                                          ("exponent", "1e3"), ("5000-digit", DIGITS_5000),
+                                          ("superscript", "\u00b3"), ("double minus", "--3")]:
+        assert not is_whole_text(text) or text == DIGITS_5000
+        with pytest.raises(ValueError, match=r"^--games: must be a whole number written with "
+                                             r"the digits 0-9, got "):
+            parse_whole(text, "--games")
+    for bad in (None, 1.0, True, b"3", ["3"]):
+        assert not is_whole_text(bad)
+        with pytest.raises(ValueError):
+            parse_whole(bad)
+
+
+def _whole_number_params():
+    """(command path, parameter) for every whole-number parameter of every command."""
+    found = []
+
+    def walk(command, path):
+        for param in command.params:
+            if isinstance(param.type, click.IntRange) or param.type is click.INT:
+                found.append((path, param))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, path + [name])
+    walk(main, [])
+    return found
+
+
+def test_every_whole_number_option_of_every_command_reads_the_docs_digits():
+    params = _whole_number_params()
+    names = {(" ".join(path), param.name) for path, param in params}
+    assert {("new", "players"), ("replay", "at"), ("tournament", "games"),
+            ("train fit", "epochs"), ("suggest", "iterations"), ("train selfplay", "games")} <= names
+    for path, param in params:
+        assert isinstance(param.type, WholeRange), (path, param.name)
+        for _, text in NOT_THE_DOCS_DIGITS:
+            with pytest.raises(click.BadParameter, match="must be a whole number written "
+                                                         "with the digits 0-9"):
+                param.type.convert(text, param, None)
+
+
+@pytest.mark.parametrize("args", [["new", "--players"], ["replay", "EXAMPLE", "--at"],
+                                  ["tournament", "--bots", "random", "greedy", "--games"],
+                                  ["train", "fit", "DATA", "--epochs"],
+                                  ["suggest", "EXAMPLE", "--iterations"],
+                                  ["train", "selfplay", "--games"]])
+@pytest.mark.parametrize("what, text", NOT_THE_DOCS_DIGITS,
+                         ids=[row[0] for row in NOT_THE_DOCS_DIGITS])
+def test_commands_refuse_what_int_alone_would_read(args, what, text, tmp_path):
+    args = [str(EXAMPLES / "record-2p.json") if a == "EXAMPLE" and args[0] == "replay"
+            else str(EXAMPLES / "push-4p-view.json") if a == "EXAMPLE"
+            else str(tmp_path / "d.npz") if a == "DATA" else a for a in args]
+    res = run(*args, text)
+    assert res.exit_code == 2, res.output
+    assert "must be a whole number written with the digits 0-9" in res.output, res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("what, text", NOT_THE_DOCS_DIGITS + [("negative", "-1"),
+                                                               ("too many digits", "0001")],
+                         ids=[row[0] for row in NOT_THE_DOCS_DIGITS] + ["negative", "long"])
+def test_a_seat_by_its_number_is_written_in_the_docs_digits(what, text):
+    assert parse_seat("1", 2) == 1 and parse_seat(" blue ", 2) == 1
+    with pytest.raises(ValueError, match="is not a seat"):
+        parse_seat(text, 4)
+    res = run("new", "--players", 4, "--as", text)
+    assert res.exit_code == 2 and "is not a seat" in res.output, res.output
+
+
+def test_a_board_tables_river_index_is_written_in_the_docs_digits(tmp_path):
+    board = json.loads((ROOT / "ulm" / "data" / "board.json").read_text())
+    bonus = board["river"]["bonus"]
+    key = next(iter(bonus))
+    for written in ("\u0660" * (len(key) - 1) + chr(0x0660 + int(key[-1])), f"+{key}"):
+        changed = dict(board, river=dict(board["river"], bonus={
+            (written if k == key else k): v for k, v in bonus.items()}))
+        with pytest.raises(BoardError, match="not a river index"):
+            parse_board(changed, "b.json")
+
+
+@pytest.mark.parametrize("what, text", NOT_THE_DOCS_DIGITS + [("negative", "-1")],
+                         ids=[row[0] for row in NOT_THE_DOCS_DIGITS] + ["negative"])
+def test_the_bench_scripts_counts_read_the_docs_digits(what, text, capsys):
+    from bench import levels_rating
+    assert whole_argument("12") == 12 and seed_argument("12") == 12
+    with pytest.raises(SystemExit) as info:
+        levels_rating.main(["--games", text]) if text != "-1" else \
+            levels_rating.main(["--seed", text])
+    assert info.value.code == 2
+    assert "must be a whole number" in capsys.readouterr().err

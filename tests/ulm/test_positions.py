@@ -501,3 +501,240 @@ def test_walkthrough_view_typed_at_the_table(tmp_path):
             "hands (Red 1, Green 0, Yellow 2) hold 36") in res.output
 
 
+
+
+# ---------------------------------------------------------------------------
+# a position before the set-up: a real table's set-up entered with `ulm apply`
+
+def _setup_words(players: int, variant: str, seed: int) -> list[str]:
+    """The set-up draws of the game of `seed`, as a player at its table reads them
+    and `ulm apply` takes them: the grid row by row from the top left, each
+    player's tile from Red on, the Descendants, the tower tiles (current, next)."""
+    from ulm.game import Game
+    real = state_to_position(Game(players=players, variant=variant).new_game(seed), None)
+    words = [f"drew {colour}" for row in real["grid"] for colour in row]
+    words += [f"drew {next(iter(p['supply']))}" for p in real["players"]]
+    words += [f"revealed {d}" for d in real["descendants on board"]]
+    if variant == "advanced":
+        words += [f"revealed {real['tower']['current']}", f"revealed {real['tower']['next']}"]
+    return words
+
+
+@pytest.mark.parametrize("players, variant, seat", [(2, "basic", "Blue"), (3, "advanced", "Red"),
+                                                    (4, "basic", "Yellow"), (4, "advanced", None)])
+def test_a_real_tables_setup_is_entered_from_before_the_setup(players, variant, seat, tmp_path):
+    """`ulm new --before-setup`, then the table's draws one `ulm apply` at a time:
+    every position between reads back, and the last is exactly the position
+    of that set-up (here the one `ulm new --seed 11` deals)."""
+    game = tmp_path / "game.json"
+    view = ["--as", seat] if seat else []
+    res = run("new", "--players", players, "--variant", variant, *view, "--before-setup",
+              "-o", game)
+    assert res.exit_code == 0, res.output
+    start = json.loads(game.read_text())
+    assert start["grid"] == [[None] * 3] * 3 and {"task": "grid fill", "arg": 0} in start["pending"]
+    words = _setup_words(players, variant, 11)
+    for k, word in enumerate(words):
+        res = run("apply", game, word, "-o", game, "--quiet")
+        assert res.exit_code == 0, (k, word, res.output)
+        res = run("validate", game)
+        assert res.exit_code == 0 and "a valid position" in res.output, (k, res.output)
+    dealt = run("new", "--players", players, "--variant", variant, *view, "--seed", 11)
+    assert game.read_text() == dealt.stdout
+    assert run("apply", game, "--list").stdout.startswith("Red to decide, phase before draw")
+
+
+def test_the_setup_in_one_apply_and_through_a_pipe():
+    words = _setup_words(2, "basic", 5)
+    first = run("new", "--players", 2, "--as", "Red", "--before-setup")
+    from click.testing import CliRunner
+    from cli.main import main
+    res = CliRunner().invoke(main, ["apply", "-", *words, "--quiet"], input=first.stdout)
+    assert res.exit_code == 0, res.output
+    assert res.stdout == run("new", "--players", 2, "--as", "Red", "--seed", 5).stdout
+    # what may come next is listed in the words to type
+    listing = CliRunner().invoke(main, ["apply", "-", "--list"], input=first.stdout)
+    assert listing.stdout.startswith("A chance event is next (5 possible events, as Red knows")
+    assert "  drew gray\n" in listing.stdout
+
+
+def test_every_position_of_the_setup_reads_back_as_written():
+    from ulm.follow import apply_decision, options
+    from ulm.game import Game
+    for players, variant, viewer in ((2, "basic", None), (3, "advanced", 1), (4, "basic", 3)):
+        state = Game(players=players, variant=variant).new_initial_state()
+        step = 0
+        while state.is_chance_node():
+            data = state_to_position(state, viewer)
+            back, seat = position_to_state(json.loads(dumps(data)), "p")
+            assert state_to_position(back, viewer) == data, step
+            assert seat == (viewer if viewer is not None else 0)
+            assert back.information_state_key(seat) == state.information_state_key(seat)
+            entries = options(state, viewer)
+            apply_decision(state, entries[step % len(entries)][0], viewer)
+            step += 1
+        assert step == 9 + players + 4 + (2 if variant == "advanced" else 0)
+
+
+def _during_setup(draws: int = 3, variant: str = "basic", viewer=1) -> dict:
+    from ulm.follow import apply_decision, options
+    from ulm.game import Game
+    state = Game(players=2, variant=variant).new_initial_state()
+    for _ in range(draws):
+        apply_decision(state, options(state, viewer)[0][0], viewer)
+    return json.loads(dumps(state_to_position(state, viewer)))
+
+
+def _set(path: str, value):
+    def change(d):
+        *parents, last = path.split("/")
+        node = d
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        if value is DELETE:
+            del node[int(last) if isinstance(node, list) else last]
+        else:
+            node[int(last) if isinstance(node, list) else last] = value
+    return change
+
+
+DELETE = object()
+
+# (what, the change to a position 3 draws into the set-up, words of the error)
+BAD_SETUPS = [
+    ("a space filled early", _set("grid/1/1", "gray"), ["grid[1][1]: \"gray\"", "make it null"]),
+    ("a space drawn emptied", _set("grid/0/1", None), ["grid[0][1]", "a colour, got None"]),
+    ("a colour that is none", _set("grid/0/0", "purple"), ["grid[0][0]", "purple"]),
+    ("a colour of the wrong type", _set("grid/0/0", 7), ["grid[0][0]", "7"]),
+    ("a draw the bag cannot give", _set("grid/0/2", "gray"),
+     ["grid[0][2]", "'drew gray' cannot happen here"]),
+    ("a pending draw dropped", lambda d: d["pending"].pop(),
+     ["grid[1][0]", "the pending draws say so"]),
+    ("pending truncated to one", lambda d: d.update(pending=d["pending"][:1]), ["grid"]),
+    ("pending of the wrong type", lambda d: d["pending"].append("grid fill"), ["pending"]),
+    ("a tile in a supply", _set("players/0/supply", {"gray": 1}), ["players[0].supply"]),
+    ("no players", _set("players", []), ["players: a list of 2, 3 or 4 players"]),
+    ("six players", lambda d: d["players"].extend(copy.deepcopy(d["players"] * 2)),
+     ["players: a list of 2, 3 or 4 players"]),
+    ("a viewer of no seat", _set("viewer", "Green"), ["viewer: one of Red, Blue, got 'Green'"]),
+    ("a kind of no position", _set("kind", "half"), ["kind: 'full' or 'view'"]),
+    ("a variant of no game", _set("variant", "expert"), ["variant: 'basic' or 'advanced'"]),
+    ("another format", _set("format", "ulm-position/0"), ["format: must be 'ulm-position/1'"]),
+    ("an unknown field", _set("colour", "red"), ["colour: no such field"]),
+    ("a coin more", _set("players/1/coins", 3), ["players[1].coins: 3", "make it 2"]),
+    ("a huge number", _set("players/1/coins", 10 ** 30), ["players[1].coins"]),
+    ("a hand", _set("players/1/hand", ["Siege"]), ["players[1].hand"]),
+    ("the round", _set("round", 4), ["pending[0].task", "round start"]),
+    ("a field missing", _set("docks", DELETE), ["docks: missing; the set-up's draws make it"]),
+]
+
+
+@pytest.mark.parametrize("what, change, words", BAD_SETUPS, ids=[row[0] for row in BAD_SETUPS])
+def test_a_position_during_the_setup_is_checked_whole(what, change, words, tmp_path):
+    data = _during_setup()
+    assert position_to_state(copy.deepcopy(data), "p")
+    change(data)
+    with pytest.raises(PositionError) as err:
+        position_to_state(data, "p")
+    for word in words:
+        assert word in str(err.value), (word, str(err.value))
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    res = run("apply", path, "drew white", "-o", tmp_path / "out.json")
+    assert res.exit_code == 2 and res.output.startswith(f"Error: {path}: "), res.output
+    assert "Traceback" not in res.output and not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("what, change, words", [
+    ("a Descendant of no name", _set("descendants on board", ["Wizard"]), ["Wizard"]),
+    ("a Descendant revealed twice", _set("descendants on board", ["Abbot", "Abbot"]),
+     ["descendants on board"]),
+    ("a Descendant of the wrong type", _set("descendants on board", [{"name": "Abbot"}]),
+     ["descendants on board", "{'name': 'Abbot'}"]),
+    ("Descendants of the wrong type", _set("descendants on board", "Abbot"),
+     ["descendants on board", "got 'Abbot'"]),
+    ("no tower", _set("tower", DELETE), ["tower: missing"]),
+    ("a tower tile of no name", _set("tower/current", "T99"), ["tower.current", "T99"]),
+    ("a tower tile shown early", _set("tower/next", "T5"), ["tower.next: \"T5\"",
+                                                             "make it null"]),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_the_setups_reveals_are_checked(what, change, words):
+    data = _during_setup(draws=9 + 2 + 4, variant="advanced", viewer=None)
+    if what.startswith("a Descendant"):
+        data = _during_setup(draws=9 + 2 + 1, variant="advanced", viewer=None)
+    assert position_to_state(copy.deepcopy(data), "p")
+    change(data)
+    with pytest.raises(PositionError) as err:
+        position_to_state(data, "p")
+    for word in words:
+        assert word in str(err.value), (word, str(err.value))
+
+
+def test_validate_says_who_is_next_before_the_setup(tmp_path):
+    full, view = tmp_path / "full.json", tmp_path / "view.json"
+    run("new", "--players", 3, "--before-setup", "-o", full)
+    run("new", "--players", 3, "--before-setup", "--as", "Green", "-o", view)
+    assert run("validate", full).stdout == (f"{full}: a valid position, 3 players, "
+                                            "a chance event next\n")
+    assert run("validate", view).stdout == f"{view}: a valid position, 3 players, Green viewing\n"
+
+
+def test_new_before_setup_refuses_a_seed(tmp_path):
+    res = run("new", "--before-setup", "--seed", 3, "-o", tmp_path / "p.json")
+    assert res.exit_code == 2 and "--seed: deals the set-up" in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for key, child in node.items():
+            yield from _paths(child, path + (key,))
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            yield from _paths(child, path + (i,))
+
+
+@pytest.mark.parametrize("draws, variant", [(0, "basic"), (4, "basic"), (12, "advanced")])
+def test_any_field_of_a_setup_position_changed_is_refused_in_words(draws, variant):
+    """Every field (and every value of it) of a position during the set-up
+    replaced by a value of another type: a PositionError, never another
+    exception (the bad-input table of the set-up's positions)."""
+    data = _during_setup(draws, variant, viewer=0)
+    odd = [None, True, -1, 10 ** 50, 1.5, "", "Abbot", [], [None], {}, {"task": "grid fill"}]
+    for path in list(_paths(data))[1:]:
+        for value in odd:
+            changed = copy.deepcopy(data)
+            node = changed
+            for key in path[:-1]:
+                node = node[key]
+            if node[path[-1]] == value and type(node[path[-1]]) is type(value):
+                continue
+            node[path[-1]] = value
+            try:
+                position_to_state(changed, "p")
+            except PositionError:
+                pass
+
+
+def test_each_setup_draw_is_named_for_the_player_entering_it(tmp_path):
+    from ulm.follow import apply_decision, options, setup_draw
+    from ulm.game import Game
+    state = Game(players=2, variant="advanced").new_initial_state()
+    named = []
+    while setup_draw(state):
+        named.append(setup_draw(state))
+        apply_decision(state, options(state, 1)[0][0], 1)
+    assert named == [f"the grid space in row {r}, column {c}" for r in (1, 2, 3)
+                     for c in (1, 2, 3)] + ["Red's tile", "Blue's tile"] + [
+        f"a Descendant ({k} still to reveal)" for k in (4, 3, 2, 1)] + ["the current tower tile"]
+    assert setup_draw(Game(players=2).new_game(1)) is None
+    game = tmp_path / "g.json"
+    run("new", "--players", 2, "--as", "Blue", "--before-setup", "-o", game)
+    res = run("apply", game, "--list")
+    assert res.stdout.startswith("The set-up's draw of the grid space in row 1, column 1 is "
+                                 "next (5 possible events, as Blue knows the game):")
+    listing = json.loads(run("apply", game, "--list", "--json").stdout)
+    assert listing["setup_draw"] == "the grid space in row 1, column 1"
+    after = run("apply", game, "drew white", "--quiet", "--list").stdout
+    assert after.startswith("The set-up's draw of the grid space in row 1, column 2 is next")

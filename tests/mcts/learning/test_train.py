@@ -407,6 +407,11 @@ def test_expert_iteration_rounds(tmp_path):
     assert np.array_equal(a["features"], b["features"])
 
 
+# a run of rounds that is over in a moment, were it started
+QUICK = ["--rounds", 2, "--games", 2, "--validation", 0, "--epochs", 1, "--check-games", 0,
+         "--first-bots", "ismcts:iterations=3", "--workers", 1, "--quiet", "--out", "{rounds}"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["fit", "/no/such/data.npz"], ["/no/such/data.npz", "no such file"]),
     (["fit", "{bad}"], ["{bad}", "not a self-play data set"]),
@@ -434,6 +439,25 @@ def test_expert_iteration_rounds(tmp_path):
     (["rounds", "--check-budget", "iterations=0", "--out", "{rounds}"],
      ["--check-budget", "iterations"]),
     (["rounds", "--out", "{bad}"], ["--out", "is a file"]),
+    # what the later rounds play is refused before round 0's games and fit
+    (["rounds", *QUICK, "--bots", "random"], ["--bots", "random takes no model"]),
+    (["rounds", *QUICK, "--bots", "greedy"], ["--bots", "greedy takes no model"]),
+    (["rounds", *QUICK, "--bots", "pimc:iterations=5"], ["--bots", "pimc takes no model"]),
+    (["rounds", *QUICK, "--bots", "level:2"], ["--bots", "a level is a fixed bot"]),
+    (["rounds", *QUICK, "--bots", "ismcts:model={model4}"],
+     ["--bots", "model= is the last fit's model", "leave it out"]),
+    (["rounds", *QUICK, "--bots", "ismcts:iterations=5", "--check-budget", "time=0.01,c=2"],
+     ["--check-budget", "iterations=N or time=S", "got 'time=0.01,c=2'"]),
+    (["rounds", *QUICK, "--check-games", 2, "--check-budget", "c=1"],
+     ["--check-budget", "iterations=N or time=S", "got 'c=1'"]),
+    (["rounds", *QUICK, "--check-games", 2, "--check-budget", "seed=3"],
+     ["--check-budget", "got 'seed=3'"]),
+    (["rounds", *QUICK, "--check-budget", ""], ["--check-budget", "got ''"]),
+    (["rounds", *QUICK, "--check-budget", "iterations"], ["--check-budget", "got 'iterations'"]),
+    (["rounds", *QUICK, "--check-budget", "time=nan"], ["--check-budget", "time"]),
+    (["rounds", *QUICK, "--check-budget", "iterations=1e400"], ["--check-budget", "iterations"]),
+    (["evaluate", "{model2}", "{empty}"], ["data: no positions to evaluate"]),
+    (["fit", "{empty}"], ["data: no positions to fit"]),
     (["rounds", "--rounds", 0, "--out", "{rounds}"], ["--rounds"]),
     (["rounds", "--games", 4, "--out", "{rounds}"], ["--validation", "0.1 of 4 games"]),
 ])
@@ -447,8 +471,11 @@ def test_bad_input_exits_2(args, words, tmp_path, tiny):
     model4 = tmp_path / "m4.npz"
     save_model(model4, fit(planted(players=4, games=4), FitConfig(kind="linear", epochs=1,
                                                                   validation=0.25))[0])
+    model2, empty = tmp_path / "m2.npz", tmp_path / "empty.npz"
+    save_model(model2, fit(tiny, FitConfig(kind="linear", epochs=1, validation=0))[0])
+    save_dataset(empty, {k: (v if k == "meta" else v[:0]) for k, v in tiny.items()})
     paths = {"data": data, "data4": data4, "bad": bad, "new": new, "folder": tmp_path,
-             "model4": model4, "rounds": tmp_path / "rounds"}
+             "model4": model4, "model2": model2, "empty": empty, "rounds": tmp_path / "rounds"}
     args = [str(a).format(**paths) for a in args]
     words = [w.format(**paths) for w in words]
     assert_input_error(run("train", *args), *words)

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from cli.main import main
 from cli.web.app import create_app
 from mcts.play.bots import make_bot
-from mcts.play.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
+from mcts.play.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, described, elo_fit, level_spec,
                          pair_results)
 from web_helpers import error_of
 from helpers import ROOT
@@ -87,7 +87,7 @@ def test_a_level_plays_a_tournament_under_its_name(tmp_path):
 def test_play_level_fills_every_seat():
     res = run("play", "--level", 1, "--players", 3, "--seed", 2, "--quiet")
     assert res.exit_code == 0, res.output
-    assert re.search(r"(Winner|Shared win): .*\(level:1\)", res.stdout), res.stdout
+    assert re.search(r"(Winner|Shared win): .*\(level:1, first game\)", res.stdout), res.stdout
 
 
 def test_play_human_against_a_level(tmp_path):
@@ -96,6 +96,15 @@ def test_play_human_against_a_level(tmp_path):
               "--record", record, input="q\n")
     assert res.exit_code == 0, res.output
     assert json.loads(record.read_text())["bots"] == ["human", "level:2", "level:2"]
+    # the seats are introduced with the level's name, as `ulm bots` lists them
+    assert "  Blue: level:2, beginner\n  Green: level:2, beginner\n" in res.stdout
+
+
+def test_a_seat_is_described_by_its_level_name():
+    assert described("level:1") == "level:1, first game"
+    assert described(" level : 4 ") == "level:4, strongest"
+    for spec in ("greedy", "ismcts:iterations=5", "level:9", "level:", "levels:1"):
+        assert described(spec) == spec
 
 
 @pytest.mark.parametrize("text", [t for t in BAD_LEVELS if t.strip()] + ["", " "])

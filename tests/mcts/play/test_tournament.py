@@ -494,3 +494,24 @@ def test_the_library_names_settings_and_the_command_words_them_as_options(tmp_pa
     assert run("--bots", "random", "greedy", "--games", 2, "--out", tmp_path).exit_code == 0
     assert_input_error(run("--bots", "random", "random", "--games", 2, "--out", tmp_path),
                        f"Error: --out: {tmp_path} holds another tournament")
+
+
+def test_a_rank_interval_stays_within_the_possible_ranks():
+    """A bot first in all games but one: the normal interval of its mean rank
+    would reach below 1 (0.99), a rank no bot can have."""
+    cfg = TournamentConfig(bots=["A", "B"], players=2, games=40)
+    rows = [_row(g, 2, ["A", "B"] if g % 2 == 0 else ["B", "A"],
+                 [30, 20] if (g % 2 == 0) != (g == 39) else [20, 30],
+                 [1, 0] if (g % 2 == 0) != (g == 39) else [0, 1]) for g in range(40)]
+    a, b = summarize(cfg, rows)["bots"]
+    assert a["rank"] == pytest.approx(1 + 1 / 40) and b["rank"] == pytest.approx(2 - 1 / 40)
+    assert a["rank_low"] == 1.0 and a["rank_high"] > a["rank"]
+    assert b["rank_high"] == 2.0 and b["rank_low"] < b["rank"]
+
+
+def test_the_table_says_what_its_rating_and_rank_are():
+    cfg = TournamentConfig(bots=["random", "greedy"], players=2, games=2)
+    text = reports.format_table(run_tournament(cfg, None, workers=1, progress=False))
+    assert "rank: the mean finishing place, 1 the best" in text
+    assert "rating: OpenSkill's estimate of a bot's skill less three times its uncertainty " \
+           "(mu - 3 sigma)" in text

@@ -6,6 +6,7 @@ counts are bounded."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import numpy as np
@@ -144,10 +145,13 @@ def _meta_array(value):
 # files that are not a model file at all
 FILE_CASES = {
     "truncated": (_raw(None), ["not a model file (.npz)"]),
-    "text": (_raw(b"hello, model\n"), ["not a model file (.npz)"]),
-    "json": (_raw(b'{"format": "ulm-eval-model/1"}'), ["not a model file (.npz)"]),
-    "empty": (_raw(b""), ["not a model file (.npz)"]),
-    "npy": (_npy, ["not a model file (.npz)", "a single array"]),
+    "text": (_raw(b"hello, model\n"), ["a text file, not a model file (.npz"]),
+    "passwd": (_raw(b"root:x:0:0:root:/root:/bin/bash\n"), ["a text file, not a model file"]),
+    "json": (_raw(b'{"format": "ulm-eval-model/1"}'), ["a text file, not a model file"]),
+    "binary": (_raw(b"\x00\x01\xfe\xff" * 8), ["not a zip archive, not a model file (.npz"]),
+    "zeros": (_raw(bytes(64)), ["not a zip archive, not a model file (.npz"]),
+    "empty": (_raw(b""), ["an empty file, not a model file (.npz)"]),
+    "npy": (_npy, ["a single numpy array (.npy), not a model file"]),
     "no meta array": (lambda path, good: np.savez(path, w=np.zeros(3)),
                       ["not a model file (no meta data)"]),
     "meta not json": (_meta_array(np.array("{oops")), ["not a model file", "not valid JSON"]),
@@ -188,6 +192,28 @@ def test_the_loader_names_what_is_wrong(case, bad_model):
         load_model(path)
     for word in [str(path)] + words:
         assert word in str(err.value), (word, str(err.value))
+    assert "pickle" not in str(err.value), "numpy's advice is not ours to give"
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "fifo"])
+def test_a_device_or_a_pipe_is_no_model_and_no_data_set(device, data2, models, tmp_path):
+    """Named where a model or a data set is read: refused in words, never read
+    (a pipe without a writer would wait, /dev/zero never ends)."""
+    path = device
+    if device == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+    data, model = tmp_path / "d.npz", tmp_path / "m.npz"
+    save_dataset(data, data2)
+    save_model(model, models["linear"])
+    with pytest.raises(TrainError, match="a device or a pipe, not a model file"):
+        load_model(path)
+    with pytest.raises(DatasetError, match="a device or a pipe, not a self-play data set"):
+        load_dataset(path)
+    assert_input_error(run("train", "evaluate", path, data), str(path), "a device or a pipe")
+    assert_input_error(run("train", "evaluate", model, path), str(path), "a device or a pipe")
+    assert_input_error(run("train", "fit", path), str(path),
+                       "a device or a pipe, not a self-play data set")
 
 
 @pytest.mark.parametrize("case", ALL_CASES)
@@ -419,9 +445,11 @@ def test_fit_refuses_bad_data_given_in_python(case, data2):
 
 DATA_FILE_CASES = {
     "truncated": (None, ["not a self-play data set (.npz)"]),
-    "text": (b"features,win\n1,0\n", ["not a self-play data set (.npz)"]),
-    "empty": (b"", ["not a self-play data set (.npz)"]),
-    "npy": ("npy", ["not a self-play data set (.npz)", "a single array"]),
+    "text": (b"features,win\n1,0\n", ["a text file, not a self-play data set (.npz"]),
+    "passwd": (b"root:x:0:0:root:/root:/bin/bash\n", ["a text file, not a self-play data set"]),
+    "binary": (b"\x00\x01\xfe\xff" * 8, ["not a zip archive, not a self-play data set"]),
+    "empty": (b"", ["an empty file, not a self-play data set (.npz)"]),
+    "npy": ("npy", ["a single numpy array (.npy), not a self-play data set"]),
     "a model": ("model", ["not a self-play data set of format ulm-selfplay/1"]),
     "no meta": ("no meta", ["not a self-play data set (no meta data)"]),
 }
@@ -443,8 +471,9 @@ def test_files_that_are_no_data_set(case, data2, models, tmp_path):
         np.savez(path, **{k: v for k, v in data2.items() if k != "meta"})
     else:
         path.write_bytes(content)
-    with pytest.raises(DatasetError):
+    with pytest.raises(DatasetError) as err:
         load_dataset(path)
+    assert "pickle" not in str(err.value), "numpy's advice is not ours to give"
     assert_input_error(run("train", "fit", path, "--out", out), str(path), *words)
     assert_input_error(run("train", "evaluate", tmp_path / "none.npz", path), "no such file")
     assert not out.exists()
