@@ -67,6 +67,10 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     token = secrets.token_urlsafe(32) if lan else None
     if games_file is not None and not games_file.strip():
         raise InputError(f"--games: a file name, got {games_file!r}")
+    if forget and games_file is not None:
+        raise InputError("--forget/--games: --forget keeps the games in memory only and "
+                         f"--games names a file to keep them in ({games_file[:60]!r}); "
+                         "give one of them")
     if forget:
         games_file = None
     else:

@@ -59,6 +59,7 @@ from cli.web.store import StoreError
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
+BODY_SECONDS = 10.0         # the longest a request's body may take to arrive
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -79,13 +80,23 @@ class AllowedHosts:
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             host = Headers(scope=scope).get("host") or ""
-            name = host[:host.find("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
-            if name.lower() not in self.allowed:
+            name = host_name(host)
+            if name is None or name.lower() not in self.allowed:
                 names = ", ".join(sorted(self.allowed))
                 await _error(f"host: {quoted(host)} is not a name of this server; use one of "
                              f"{names}", 400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+HOST_FORM = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:[0-9]{1,5})?")
+
+
+def host_name(host: str) -> str | None:
+    """The name in a Host header (its port taken off), or None when the header is not a
+    name with an optional port alone (`127.0.0.1:8765@evil.example`, a user, a path)."""
+    found = HOST_FORM.fullmatch(host)
+    return found.group(1) if found else None
 
 
 TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,}")     # secrets.token_urlsafe's, long enough
@@ -173,20 +184,22 @@ class SameOrigin:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["method"] in CHANGES:
-            problem = _cross_site(Headers(scope=scope))
+            problem = _cross_site(Headers(scope=scope), scope.get("scheme", "http"))
             if problem:
                 await _error(problem, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def _cross_site(headers: Headers) -> str | None:
-    """Why a request that changes something is not the page's own, or None."""
+def _cross_site(headers: Headers, scheme: str) -> str | None:
+    """Why a request that changes something is not the page's own, or None: an origin
+    is the page's when its scheme is the one this request came by (an https page is
+    another origin than the http one) and its host and port are the Host's."""
     from urllib.parse import urlsplit
     origin = headers.get("origin")
     if origin is not None:
         parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or \
+        if parts.scheme != scheme or \
                 parts.netloc.lower() != (headers.get("host") or "").lower():
             return (f"origin: {quoted(origin)} is not this server's page; a change is taken "
                     "only from the page itself")
@@ -200,31 +213,47 @@ def _cross_site(headers: Headers) -> str | None:
     return None
 
 
+class Gone(Exception):
+    """The client left before its request was read whole: nobody to answer."""
+
+
 async def read_body(request: Request, limit: int) -> dict:
-    """The request's JSON object, read up to `limit` bytes."""
+    """The request's JSON object, read up to `limit` bytes within the app's
+    `body_seconds` (a body sent slowly must not hold a connection for ever: 408), as
+    UTF-8 text under the rule of every JSON file the command line reads
+    (ulm.jsonfile: UTF-8 only, no key twice, bounded nesting and digits)."""
+    import asyncio
+
+    from starlette.requests import ClientDisconnect
+    from ulm.jsonfile import decode_text, loads
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > limit:
         raise WebError(f"upload: {int(length):,} bytes, more than the {limit:,} this server "
                        "accepts", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise WebError(f"upload: more than the {limit:,} bytes this server accepts", 413)
-        chunks.append(chunk)
-    raw = b"".join(chunks)
+
+    async def receive() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise WebError(f"upload: more than the {limit:,} bytes this server accepts",
+                               413)
+            chunks.append(chunk)
+        return b"".join(chunks)
+    seconds = request.app.state.body_seconds
+    try:
+        raw = await asyncio.wait_for(receive(), seconds)
+    except asyncio.TimeoutError:
+        raise WebError(f"upload: the request's body did not arrive within {seconds:g} s",
+                       408) from None
+    except ClientDisconnect:
+        raise Gone() from None
     if not raw.strip():
         return {}
     # only JSON: a web page elsewhere cannot send it here without the browser asking first
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise WebError("request: send the body as JSON (Content-Type: application/json)", 415)
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:  # not JSON, nested too deep, huge numbers
-        where = (f" (line {exc.lineno}, column {exc.colno})"
-                 if isinstance(exc, json.JSONDecodeError) else "")
-        raise WebError(f"request: not valid JSON{where}: "
-                       f"{getattr(exc, 'msg', None) or exc}") from None
+    data = loads(decode_text(raw, "request", WebError), "request", WebError)
     if not isinstance(data, dict):
         raise WebError(f"request: expected a JSON object, got {type(data).__name__}")
     return data
@@ -240,7 +269,12 @@ def _endpoint(fn):
                 await run_in_threadpool(store.flush)    # answered once it is on disk
             return answer
         except WebError as exc:
-            return _error(str(exc), exc.status)
+            answer = _error(str(exc), exc.status)
+            if exc.status == 408:       # the rest of the body is not waited for
+                answer.headers["connection"] = "close"
+            return answer
+        except Gone:
+            return Response(status_code=400, headers={"connection": "close"})
         except StoreError as exc:
             return _error(f"games file: {exc}", 503)
     return handler
@@ -434,7 +468,8 @@ def _job_routes(server: Server) -> list:
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
                allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
-               games_file=None, token: str | None = None) -> Starlette:
+               games_file=None, token: str | None = None,
+               body_seconds: float = BODY_SECONDS) -> Starlette:
     """The web app; its games live in memory, and with `games_file` (a SQLite file,
     cli.web.store) also on disk, where a restarted server finds them.
 
@@ -448,6 +483,10 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
             or not math.isfinite(max_seconds) or max_seconds <= 0:
         raise ValueError(f"max_seconds: must be a positive number of seconds, got {max_seconds!r}")
+    if isinstance(body_seconds, bool) or not isinstance(body_seconds, (int, float)) \
+            or not math.isfinite(body_seconds) or body_seconds <= 0:
+        raise ValueError(f"body_seconds: must be a positive number of seconds, got "
+                         f"{body_seconds!r}")
     if token is not None and not (isinstance(token, str) and TOKEN_FORM.fullmatch(token)):
         raise ValueError("token: must be 16 or more URL-safe characters "
                          "(secrets.token_urlsafe), got another value")
@@ -490,4 +529,5 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers=handlers)
     app.state.server = server
+    app.state.body_seconds = body_seconds
     return app

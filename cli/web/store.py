@@ -67,6 +67,7 @@ class Store:
         self.error: str | None = None               # why the last write failed
         self.closing = False
         _check_writable(self.path)
+        _check_is_games_file(self.path)
         self.db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=0.5)
         try:
             self._lock_and_check()
@@ -89,8 +90,7 @@ class Store:
             if version > FORMAT:
                 raise StoreError(f"a games file of a newer format ({version}; this version of "
                                  f"ulm reads format {FORMAT}): use a newer ulm or another file")
-            tables = [r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+            tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master")]
             if not tables:
                 self.db.execute("CREATE TABLE games (id TEXT PRIMARY KEY, mode TEXT NOT NULL, "
                                 "summary TEXT NOT NULL, data TEXT NOT NULL, "
@@ -239,6 +239,33 @@ def _check_writable(path: Path) -> None:
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise StoreError(f"its folder {path.parent} is not writable (SQLite writes its "
                          "journal beside the file): give another file, or --forget")
+
+
+def _check_is_games_file(path: Path) -> None:
+    """StoreError unless `path` is missing, empty, or a games file, looked at read-only
+    (nothing of a foreign file is written: not a table, not a journal beside it)."""
+    try:
+        if path.stat().st_size == 0:
+            return
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read it ({exc.strerror})") from None
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(_sqlite_message(exc)) from None
+    try:
+        names = db.execute("SELECT type, name FROM sqlite_master").fetchall()
+        columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
+    except sqlite3.Error as exc:
+        raise StoreError(_sqlite_message(exc)) from None
+    finally:
+        db.close()
+    if names and columns != COLUMNS:
+        kinds = ", ".join(sorted(f"{kind} {name}" for kind, name in names))
+        raise StoreError(f"not a games file of `ulm serve` (a SQLite database with {kinds[:200]})"
+                         "; it is left as it is: give another file")
 
 
 def _sqlite_message(exc: sqlite3.Error) -> str:
