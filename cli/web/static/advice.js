@@ -2,7 +2,7 @@
 // The advice panel: a hint (the search's line, its alternatives, the chances of every
 // seat), a decision of an annotated record, and the progress of a running search,
 // which arrives as server-sent events.
-import {api, call, message} from "./api.js";
+import {api, call, message, parseJSON} from "./api.js";
 import {$, button, esc, pct, say, select} from "./dom.js";
 import {controller, current, hintHere, shownPoint, ui} from "./state.js";
 
@@ -60,7 +60,7 @@ function followJob() {
   const es = new EventSource(`/api/jobs/${ui.job.id}/events`);
   jobEvents = es;
   es.addEventListener("progress", (ev) => {
-    const job = /** @type {Job} */ (JSON.parse(ev.data));
+    const job = /** @type {Job} */ (parseJSON(ev.data));
     ui.job = job;
     showProgress();
     if (job.partial) showAdvice(job.partial, true);
@@ -68,7 +68,7 @@ function followJob() {
   es.addEventListener("end", async (ev) => {
     es.close();
     if (jobEvents === es) jobEvents = null;
-    await jobEnded(/** @type {Job} */ (JSON.parse(ev.data)));
+    await jobEnded(/** @type {Job} */ (parseJSON(ev.data)));
   });
   es.onerror = () => {   // the stream broke (the server stopped): look once more
     es.close();

@@ -146,9 +146,7 @@ export async function reviewThis() {
   const g = current();
   const seat = g.viewer;
   await call(async () => {
-    const res = await fetch(`/api/games/${g.id}/download`);
-    if (!res.ok) throw new Error((await res.json()).error);
-    const record = await res.json();
+    const record = await api("GET", `/api/games/${g.id}/download`);
     controller.open(await api("POST", "/api/games", {mode: "review", record}));
     if (seat) select("#an-seat").value = seat;
     say("Check a player's decisions to see their chance of winning over the game and their mistakes.");

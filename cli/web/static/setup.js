@@ -1,7 +1,7 @@
 // @ts-check
 // The set-up panel: the forms of a new game (Play, Follow, Review), the files
 // uploaded, and the games kept on the server, opened again.
-import {api, call, message} from "./api.js";
+import {api, call, Exact, message, parseJSON, wholeNumber} from "./api.js";
 import {forgetJob} from "./advice.js";
 import {$, esc, form} from "./dom.js";
 import {stopPolling} from "./poll.js";
@@ -129,10 +129,10 @@ export async function startPlay(ev) {
   const n = +f.players.value;
   const seats = [];
   for (let p = 0; p < n; p++) seats.push(f[`seat${p}`].value.trim());
-  /** @type {{mode: string, seats: string[], variant: string, seed?: number}} */
+  /** @type {{mode: string, seats: string[], variant: string, seed?: number | Exact | string}} */
   const body = {mode: "play", seats, variant: f.variant.value};
   // no seed given: the server deals with a secret one (named in the record at the end)
-  if (f.seed.value.trim() !== "") body.seed = +f.seed.value;
+  if (f.seed.value.trim() !== "") body.seed = wholeNumber(f.seed.value);
   await call(async () => controller.open(await api("POST", "/api/games", body)));
 }
 
@@ -172,7 +172,7 @@ export async function upload(input, mode, key) {
     const text = await readFile(input);
     const name = input.files && input.files[0] ? input.files[0].name : "the file";
     let data;
-    try { data = JSON.parse(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
+    try { data = parseJSON(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
     input.value = "";
     controller.open(await api("POST", "/api/games", {mode, [key]: data}));
   });
