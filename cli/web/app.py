@@ -33,6 +33,7 @@ files too, answers 403 to a request without it (class Token).
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import json
@@ -47,13 +48,13 @@ from starlette.middleware import Middleware
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS,
                             WebError, capped, quoted)
 from cli.web.server import Server
+from cli.web.web_games import json_bytes
 from cli.web.store import StoreError
 
 STATIC = Path(__file__).parent / "static"
@@ -222,8 +223,6 @@ async def read_body(request: Request, limit: int) -> dict:
     `body_seconds` (a body sent slowly must not hold a connection for ever: 408), as
     UTF-8 text under the rule of every JSON file the command line reads
     (ulm.jsonfile: UTF-8 only, no key twice, bounded nesting and digits)."""
-    import asyncio
-
     from starlette.requests import ClientDisconnect
     from ulm.jsonfile import decode_text, loads
     length = request.headers.get("content-length")
@@ -280,6 +279,45 @@ def _endpoint(fn):
     return handler
 
 
+class PageFiles:
+    """The page's files (static/), answered from memory with a validator: each file is
+    read again only when its size or time changes, and a browser that has it (its ETag
+    in If-None-Match) gets 304 without the file. `Cache-Control: no-cache` makes the
+    browser ask every time, so a new version of the page is seen at once."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.kept: dict[str, tuple] = {}    # name -> (stat key, ETag, body, media type)
+
+    def answer(self, request: Request, name: str) -> Response:
+        import hashlib
+        import os
+        if "/" in name or "\\" in name or name.startswith(".") or not name:
+            raise HTTPException(404)
+        path = self.folder / name
+        try:
+            info = os.stat(path)
+        except OSError:
+            raise HTTPException(404) from None
+        key = (info.st_mtime_ns, info.st_size)
+        kept = self.kept.get(name)
+        if kept is None or kept[0] != key:
+            try:
+                body = path.read_bytes()
+            except OSError:     # a folder, or gone meanwhile
+                raise HTTPException(404) from None
+            tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+            kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if kind.startswith("text/") or kind.endswith(("+xml", "/javascript")):
+                kind += "; charset=utf-8"
+            self.kept[name] = kept = (key, tag, body, kind)
+        _, tag, body, kind = kept
+        headers = {"etag": tag, "cache-control": "no-cache"}
+        if tag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=kind, headers=headers)
+
+
 def _levels() -> list[dict]:
     """The bot levels offered in the set-up: number, name and spec (mcts.play.levels)."""
     from mcts.play.levels import LEVELS
@@ -289,11 +327,16 @@ def _levels() -> list[dict]:
 
 def _game_routes(server: Server, max_upload: int) -> list:
     """The page and the routes of the games (/, /api/info, /api/games/...)."""
+    files = PageFiles(STATIC)
+
     async def index(request):
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        return files.answer(request, "index.html")
 
     async def favicon(request):
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+        return files.answer(request, "favicon.svg")
+
+    async def static(request):
+        return files.answer(request, request.path_params["name"])
 
     async def info(request):
         from mcts import BOTS
@@ -307,9 +350,25 @@ def _game_routes(server: Server, max_upload: int) -> list:
                              "default_bot": "ismcts:iterations=2000",
                              "levels": _levels()})
 
-    async def list_games(request):     # in a thread: the games file may be busy writing
-        games = await run_in_threadpool(server.list_games)
-        return JSONResponse({"games": games, "kept": server.store is not None})
+    listed: list = [-1, b""]           # [server.changes, the answer then]
+    listing = asyncio.Lock()
+
+    async def list_games(request):
+        """The list made since the request came, else made anew: by one request at a
+        time, the others waiting take it (many pages ask for it, a bot changes its
+        game many times a second)."""
+        asked = server.changes
+        if listed[0] < asked:
+            async with listing:
+                if listed[0] < asked:
+                    changes = server.changes
+                    # the games file's list is in memory; the games in memory are each
+                    # summed up (in a thread: a record each)
+                    games = (server.list_games() if server.store is not None
+                             else await run_in_threadpool(server.list_games))
+                    listed[:] = [changes, json_bytes({"games": games,
+                                                      "kept": server.store is not None})]
+        return Response(listed[1], media_type="application/json")
 
     async def new_game(request):
         body = await read_body(request, max_upload)
@@ -321,9 +380,14 @@ def _game_routes(server: Server, max_upload: int) -> list:
         session = makers[mode](body)
         return JSONResponse(session.to_json(), status_code=201)
 
-    async def get_game(request):       # in a thread: rebuilt from the file, the board drawn
+    async def get_game(request):
         game_id = request.path_params["game"]
-        return JSONResponse(await run_in_threadpool(lambda: server.game(game_id).to_json()))
+        kept = server.games.get(game_id)
+        if kept is not None and kept.answer_kept():     # nothing to draw: answered at once
+            body = server.game(game_id).to_json_bytes()
+        else:       # in a thread: rebuilt from the file, the board drawn
+            body = await run_in_threadpool(lambda: server.game(game_id).to_json_bytes())
+        return Response(body, media_type="application/json")
 
     async def decide(request):
         session = server.game(request.path_params["game"])
@@ -411,6 +475,7 @@ def _game_routes(server: Server, max_upload: int) -> list:
     return [
         Route("/", _endpoint(index)),
         Route("/favicon.ico", _endpoint(favicon)),
+        Route("/static/{name:path}", _endpoint(static), methods=["GET", "HEAD"]),
         Route("/api/info", _endpoint(info)),
         Route("/api/games", _endpoint(list_games), methods=["GET"]),
         Route("/api/games", _endpoint(new_game), methods=["POST"]),
@@ -437,7 +502,6 @@ def _job_routes(server: Server) -> list:
     async def job_events(request):
         """The job as server-sent events: one "progress" event at every change (a hint's
         estimate so far in "partial"), then one "end" event with the result."""
-        import asyncio
         job = server.job(request.path_params["job"])
 
         async def events():
@@ -508,8 +572,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     # the page's scripts are ES modules, which a browser runs only when served as
     # JavaScript (a system's table of types may say otherwise: text/plain on Windows)
     mimetypes.add_type("text/javascript", ".js")
-    routes = [*_game_routes(server, max_upload), *_job_routes(server),
-              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    routes = [*_game_routes(server, max_upload), *_job_routes(server)]
     middleware = []
     if allowed_hosts:
         middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))

@@ -8,7 +8,9 @@
 Each game is one row: what rebuilds it (`data`: a play game's record with its seats,
 a followed game's starting view and the entries made since, a reviewed record and
 where it stands) and a summary for the list of games (mode, players, seats, last
-change). A game is written whole or not at all (one transaction).
+change). A game is written whole or not at all (one transaction). The summaries are
+also kept in memory (read at start, updated by save()), so listing the games never
+waits for the disk.
 
 The file is checked when the store opens (`StoreError` says what is wrong: not
 writable, not a games file, a newer format) and then held locked while the server
@@ -77,6 +79,11 @@ class Store:
         except sqlite3.Error as exc:
             self.db.close()
             raise StoreError(_sqlite_message(exc)) from None
+        # the list of games is read from memory, never waiting for the disk: each game's
+        # row without its data (id, mode, summary, changed), as read at start and saved since
+        with self.lock:
+            self.listed = {str(row[0]): row for row in self.db.execute(
+                "SELECT id, mode, summary, changed FROM games")}
         self.writer = threading.Thread(target=self._write, daemon=True, name="games-file")
         self.writer.start()
 
@@ -112,6 +119,7 @@ class Store:
         row = (game_id, mode, json.dumps(dict(summary, changed=now)), json.dumps(data), now)
         with self.queued:
             self.pending[game_id] = row
+            self.listed[game_id] = (game_id, mode, row[2], now)
             self.asked += 1
             self.queued.notify_all()
 
@@ -176,17 +184,14 @@ class Store:
         self.flush()
         with self.lock, self.db:
             self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        with self.queued:
+            self.listed.pop(game_id, None)
 
     def list(self, limit: int = 200) -> list[dict]:
         """The games, the most recently changed first; a row that cannot be read is
         listed with "damaged" saying why (opening it says so too)."""
         with self.queued:
-            queued = {gid: (gid, mode, summary, changed)
-                      for gid, mode, summary, _, changed in self.pending.values()}
-        with self.lock:
-            rows = self.db.execute("SELECT id, mode, summary, changed FROM games "
-                                   "ORDER BY changed DESC LIMIT ?", (limit,)).fetchall()
-        rows = [r for r in rows if r[0] not in queued] + list(queued.values())
+            rows = list(self.listed.values())
         rows.sort(key=lambda r: -r[3] if isinstance(r[3], (int, float)) else 0.0)
         return [_summary(*row) for row in rows[:limit]]
 
