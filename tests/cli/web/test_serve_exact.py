@@ -6,7 +6,6 @@ saved record uploaded in Review), as is a finished `ulm play --human` record."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -96,7 +95,8 @@ def test_the_pages_json_keeps_every_whole_number_exact(server, page):  # noqa: F
     back = page.evaluate("""async (text) => {
         const api = await import('/static/api.js');
         const data = api.parseJSON(text);
-        return [api.toJSON(data), String(data.seed), api.toJSON({seed: api.wholeNumber(' 18446744073709551615 ')}),
+        return [api.toJSON(data), String(data.seed),
+                api.toJSON({seed: api.wholeNumber(' 18446744073709551615 ')}),
                 api.toJSON({seed: api.wholeNumber('12')}), api.toJSON({seed: api.wholeNumber('1e3')})];
     }""", text)
     assert json.loads(back[0]) == json.loads(text)
