@@ -61,6 +61,7 @@ STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
 BODY_SECONDS = 10.0         # the longest a request's body may take to arrive
+DEFAULT_LEVEL = 3           # the level of a bot seat not chosen (mcts.play.levels: "club")
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -341,14 +342,15 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def info(request):
         from mcts import BOTS
         from ulm import SEATS
+        levels = _levels()
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,
-                             "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
-                                          "greedy", "random"],
-                             "default_bot": "ismcts:iterations=2000",
-                             "levels": _levels()})
+                             "examples": ["human", *(lv["spec"] for lv in levels),
+                                          "ismcts:time=2", "greedy", "random"],
+                             "default_bot": f"level:{DEFAULT_LEVEL}",
+                             "levels": levels})
 
     listed: list = [-1, b""]           # [server.changes, the answer then]
     listing = asyncio.Lock()

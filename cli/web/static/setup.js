@@ -85,9 +85,10 @@ export function seatRows() {
   seatsOf(+f.players.value).forEach((seat, p) => {
     const row = document.createElement("label");
     row.className = "seat-row";
+    // the levels come first: a bot's strength by its name; a spec may be typed beside
     row.innerHTML = `<span class="seat-dot seat-${seat}"></span>${seat}
-      <input name="seat${p}" list="bot-specs" title="human, or a bot: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">
-      <select name="level${p}" class="seat-level" title="a bot level for this seat, from 1 (first game) to ${ui.info.levels.length} (strongest); or the spec typed beside">${levelOptions()}</select>`;
+      <select name="level${p}" class="seat-level" title="a bot level for this seat, from 1 (first game) to ${ui.info.levels.length} (strongest); or the spec typed beside">${levelOptions()}</select>
+      <input name="seat${p}" list="bot-specs" title="human, a level (level:3), or a bot spec: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">`;
     box.appendChild(row);
     linkLevel(row);
   });
@@ -96,7 +97,7 @@ export function seatRows() {
 /** The choices of a seat's level: the spec typed, or each level by number and name. */
 function levelOptions() {
   const levels = ui.info.levels.map((l) => `<option value="${esc(l.spec)}">Level ${l.level}: ${esc(l.name)}</option>`);
-  return `<option value="">free spec</option>${levels.join("")}`;
+  return `<option value="">human or a spec</option>${levels.join("")}`;
 }
 
 /**

@@ -111,3 +111,27 @@ def test_a_seed_typed_beyond_2_53_deals_that_seed(server, page):  # noqa: F811
     assert g["seed"] == SECRET and g["seed_chosen"]
     assert str(SECRET) in page.text_content("#deal-note")
 
+
+
+def test_a_bot_seat_is_first_a_level_with_its_name(server, page):  # noqa: F811
+    """A newcomer meets the levels first: every bot seat of the set-up starts at a
+    level named in a list before the spec, and the game names the level."""
+    info = json.loads(page.request.get(server + "/api/info").text())
+    assert info["default_bot"] == "level:3"
+    assert [lv["spec"] for lv in info["levels"]] == [e for e in info["examples"]
+                                                      if e.startswith("level:")]
+    page.goto(server + "/?mode=play")
+    page.select_option("#form-play select[name=players]", "3")
+    for p in (1, 2):
+        row = page.locator("#seat-rows .seat-row").nth(p)
+        assert row.locator("input").input_value() == "level:3"
+        assert row.locator("select option:checked").text_content() == "Level 3: club"
+        # the level comes before the spec typed
+        assert row.evaluate("r => r.querySelector('select').compareDocumentPosition("
+                            "r.querySelector('input')) & Node.DOCUMENT_POSITION_FOLLOWING")
+    page.locator("#seat-rows .seat-row").nth(2).locator("select").select_option("level:1")
+    assert page.locator("#form-play input[name=seat2]").input_value() == "level:1"
+    page.click("#start-play")
+    page.wait_for_function("game !== null")
+    seats = page.locator("#summary .seat .who").all_text_contents()
+    assert seats == ["you", "Level 3: club", "Level 1: first game"], seats
