@@ -171,7 +171,7 @@ function adviceHtml(h, live) {
   const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
   const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
     <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(50 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
+    <td class="num"><span class="bar" style="width:${(30 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
     <td class="num points">${pointsCell(a)}</td></tr>`).join("");
   const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
     <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
