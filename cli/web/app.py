@@ -39,6 +39,7 @@ import hmac
 import json
 import mimetypes
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -385,8 +386,9 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def get_game(request):
         game_id = request.path_params["game"]
         kept = server.games.get(game_id)
-        if kept is not None and kept.answer_kept():     # nothing to draw: answered at once
-            body = server.game(game_id).to_json_bytes()
+        body = kept.kept_json_bytes() if kept is not None else None
+        if body is not None:            # nothing to draw or wait for: answered at once
+            kept.touched = time.monotonic()
         else:       # in a thread: rebuilt from the file, the board drawn
             body = await run_in_threadpool(lambda: server.game(game_id).to_json_bytes())
         return Response(body, media_type="application/json")

@@ -104,10 +104,19 @@ class WebGame:
             kept = self._kept = [self.version, self.hint, self.answer(), None]
         return kept
 
-    def answer_kept(self) -> bool:
-        """Is the answer of the game as it is now kept (to_json draws nothing)?"""
-        kept = self._kept
-        return kept is not None and kept[0] == self.version and kept[1] is self.hint
+    def kept_json_bytes(self) -> bytes | None:
+        """to_json_bytes() when it costs no drawing and no wait (the answer of the game
+        as it is now is kept, and no thread holds the game), else None: what the event
+        loop may answer at once."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            kept = self._kept
+            if kept is None or kept[0] != self.version or kept[1] is not self.hint:
+                return None
+            return self.to_json_bytes()
+        finally:
+            self.lock.release()
 
     def answer(self) -> dict:
         """The answer of this version of the game (subclasses)."""
