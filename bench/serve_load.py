@@ -60,6 +60,9 @@ class Connection:
     async def call(self, method: str, path: str, body=None) -> tuple[int | None, bytes]:
         """(status, body); status None when the request failed or timed out."""
         try:
+            if hasattr(asyncio, "timeout"):     # Python 3.11: no task made for each call
+                async with asyncio.timeout(TIMEOUT):
+                    return await self._call(method, path, body)
             return await asyncio.wait_for(self._call(method, path, body), TIMEOUT)
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
             self.close()
@@ -74,14 +77,15 @@ class Connection:
         if body is not None:
             head += "Content-Type: application/json\r\n"
         self.writer.write(head.encode() + b"\r\n" + data)
-        status_line = await self.reader.readuntil(b"\r\n")
-        status = int(status_line.split()[1])
+        # the client is cheap (it shares the machine with the server): the head is read
+        # at once and only the two headers it needs are looked at
+        lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower().split("\r\n")
+        status = int(lines[0].split()[1])
         length, close = 0, False
-        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-            elif name.lower() == "connection" and value.strip().lower() == "close":
+        for line in lines[1:]:
+            if line.startswith("content-length:"):
+                length = int(line[15:])
+            elif line.startswith("connection:") and "close" in line:
                 close = True
         answer = await self.reader.readexactly(length)
         if close:
