@@ -73,17 +73,17 @@ class Store:
         self.db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=0.5)
         try:
             self._lock_and_check()
+            # the list of games is read from memory, never waiting for the disk: each
+            # game's row without its data (id, mode, summary, changed), as read at start
+            # and saved since
+            self.listed: dict[str, tuple] = {str(row[0]): row for row in self.db.execute(
+                "SELECT id, mode, summary, changed FROM games")}
         except StoreError:
             self.db.close()
             raise
         except sqlite3.Error as exc:
             self.db.close()
             raise StoreError(_sqlite_message(exc)) from None
-        # the list of games is read from memory, never waiting for the disk: each game's
-        # row without its data (id, mode, summary, changed), as read at start and saved since
-        with self.lock:
-            self.listed = {str(row[0]): row for row in self.db.execute(
-                "SELECT id, mode, summary, changed FROM games")}
         self.writer = threading.Thread(target=self._write, daemon=True, name="games-file")
         self.writer.start()
 
