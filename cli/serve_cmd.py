@@ -53,6 +53,7 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     from ulm.extras import require
     require("starlette", "web", "ulm serve")
     uvicorn = require("uvicorn", "web", "ulm serve")
+    require("httptools", "web", "ulm serve")     # uvicorn's fast HTTP parser (bench/serve_load.py)
     if lan:
         require("segno", "web", "ulm serve --lan")     # the QR code
 
@@ -110,7 +111,7 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     switch = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_SECONDS)
     try:
-        Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+        Server(uvicorn.Config(app, host=host, port=port, log_level="warning", http="httptools",
                               timeout_graceful_shutdown=1)).run()
     finally:
         sys.setswitchinterval(switch)

@@ -195,8 +195,8 @@ def test_dependencies_are_what_the_package_imports():
     declared = _names(project["dependencies"])
     assert declared == {"click", "tqdm", "openskill", "numpy"}
     extras = project["optional-dependencies"]
-    modules = {"web": {"starlette", "uvicorn", "segno"}, "picture": {"cairosvg"}, "plot": {"matplotlib"},
-               "tune": {"optuna"}, "cluster": {"distributed"}}
+    modules = {"web": {"starlette", "uvicorn", "httptools", "segno"}, "picture": {"cairosvg"},
+               "plot": {"matplotlib"}, "tune": {"optuna"}, "cluster": {"distributed"}}
     for extra, names in modules.items():
         assert _names(extras[extra]) == names, extra
     assert extras["all"] == [f"ulm-engine[{','.join(modules)}]"]
