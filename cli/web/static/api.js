@@ -84,6 +84,18 @@ export function toJSON(value) {
 }
 
 /**
+ * A request's body: `fields` and, under `key`, JSON text sent as it came (a file
+ * uploaded, a record downloaded): what the page received goes back unchanged.
+ * @param {Record<string, unknown>} fields
+ * @param {string} key
+ * @param {string} text JSON text (checked by parseJSON first)
+ */
+export function withText(fields, key, text) {
+  const head = toJSON(fields);
+  return `${head.slice(0, -1)}${head === "{}" ? "" : ","}${JSON.stringify(key)}:${text}}`;
+}
+
+/**
  * A whole number typed by a person (a seed): a number, or an Exact beyond 2**53; other
  * text is sent as typed, for the server to say what is wrong with it.
  * @param {string} text

@@ -2,7 +2,7 @@
 // The review panel: stepping through a record, whose eyes it is seen through, the
 // check of a seat's decisions and its graph (the chance of winning before each
 // decision, mistakes ringed), and going on from the position shown.
-import {api, call} from "./api.js";
+import {api, call, parseJSON, withText} from "./api.js";
 import {startJob} from "./advice.js";
 import {$, esc, input, pct, say, select} from "./dom.js";
 import {controller, current, seatsOf, ui} from "./state.js";
@@ -167,8 +167,11 @@ export async function reviewThis() {
   const g = current();
   const seat = g.viewer;
   await call(async () => {
-    const record = await api("GET", `/api/games/${g.id}/download`);
-    controller.open(await api("POST", "/api/games", {mode: "review", record}));
+    // the record as the server wrote it goes back as it is (a seed of 64 bits exact)
+    const res = await fetch(`/api/games/${g.id}/download`);
+    const text = await res.text();
+    if (!res.ok) throw new Error(parseJSON(text).error);
+    controller.open(await api("POST", "/api/games", withText({mode: "review"}, "record", text)));
     if (seat) select("#an-seat").value = seat;
     say("Check a player's decisions to see their chance of winning over the game and their mistakes.");
   });

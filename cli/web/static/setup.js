@@ -1,7 +1,7 @@
 // @ts-check
 // The set-up panel: the forms of a new game (Play, Follow, Review), the files
 // uploaded, and the games kept on the server, opened again.
-import {api, call, Exact, message, parseJSON, wholeNumber} from "./api.js";
+import {api, call, Exact, message, parseJSON, wholeNumber, withText} from "./api.js";
 import {forgetJob} from "./advice.js";
 import {$, esc, form} from "./dom.js";
 import {stopPolling} from "./poll.js";
@@ -172,9 +172,9 @@ export async function upload(input, mode, key) {
   await call(async () => {
     const text = await readFile(input);
     const name = input.files && input.files[0] ? input.files[0].name : "the file";
-    let data;
-    try { data = parseJSON(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
+    try { parseJSON(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
     input.value = "";
-    controller.open(await api("POST", "/api/games", {mode, [key]: data}));
+    // the file's text goes as it is: every number in it exactly as written
+    controller.open(await api("POST", "/api/games", withText({mode}, key, text)));
   });
 }
