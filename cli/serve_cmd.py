@@ -53,6 +53,7 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     from ulm.extras import require
     require("starlette", "web", "ulm serve")
     uvicorn = require("uvicorn", "web", "ulm serve")
+    require("httptools", "web", "ulm serve")     # uvicorn's fast HTTP parser (bench/serve_load.py)
     if lan:
         require("segno", "web", "ulm serve --lan")     # the QR code
 
@@ -67,6 +68,10 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     token = secrets.token_urlsafe(32) if lan else None
     if games_file is not None and not games_file.strip():
         raise InputError(f"--games: a file name, got {games_file!r}")
+    if forget and games_file is not None:
+        raise InputError("--forget/--games: --forget keeps the games in memory only and "
+                         f"--games names a file to keep them in ({games_file[:60]!r}); "
+                         "give one of them")
     if forget:
         games_file = None
     else:
@@ -106,7 +111,7 @@ def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
     switch = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_SECONDS)
     try:
-        Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+        Server(uvicorn.Config(app, host=host, port=port, log_level="warning", http="httptools",
                               timeout_graceful_shutdown=1)).run()
     finally:
         sys.setswitchinterval(switch)

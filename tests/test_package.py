@@ -195,7 +195,8 @@ def test_dependencies_are_what_the_package_imports():
     declared = _names(project["dependencies"])
     assert declared == {"click", "tqdm", "openskill", "numpy"}
     extras = project["optional-dependencies"]
-    modules = {"web": {"starlette", "uvicorn", "segno"}, "picture": {"cairosvg", "pillow"},
+    modules = {"web": {"starlette", "uvicorn", "httptools", "segno"},
+               "picture": {"cairosvg", "pillow"},
                "plot": {"matplotlib"}, "tune": {"optuna"}, "cluster": {"distributed"},
                "rl": {"pettingzoo", "gymnasium"}, "openspiel": {"open-spiel"}}
     # the modules of a distribution named otherwise

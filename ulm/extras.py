@@ -1,8 +1,8 @@
 """The optional extras of the package and the message when one is missing.
 
 `pip install ulm-engine` gives the engine, the search and the command line;
-what needs more comes as an extra (pyproject.toml): `web` (starlette, uvicorn:
-`ulm serve`), `picture` (cairosvg: PNG pictures), `plot` (matplotlib: plots),
+what needs more comes as an extra (pyproject.toml): `web` (starlette, uvicorn,
+httptools: `ulm serve`), `picture` (cairosvg: PNG pictures), `plot` (matplotlib: plots),
 `tune` (optuna: `ulm tune`), `cluster` (distributed: `--scheduler`), `rl`
 (pettingzoo, gymnasium: `ulm.pettingzoo`), `openspiel` (open-spiel:
 `ulm.openspiel`), `all`.

@@ -36,6 +36,7 @@ attribute listing those decision ids.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -137,14 +138,23 @@ def _key(target: dict) -> tuple:
 
 # --- a small SVG writer --------------------------------------------------------------------
 
+_NAMES: dict[str, str] = {}                 # keyword -> attribute name (class_ -> class)
+_SPECIAL = re.compile(r'[&<>"\n\r\t]')       # what quoteattr changes; else it only quotes
+
+
 def _attrs(attrs: dict) -> str:
+    # a picture has thousands of attributes, most of them numbers: quoteattr only
+    # where it changes something (the server draws a board for every new position)
     out = []
     for k, v in attrs.items():
         if v is None or v is False:
             continue
-        if isinstance(v, float):
-            v = f"{v:.1f}".rstrip("0").rstrip(".")
-        out.append(f"{k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}")
+        name = _NAMES.get(k)
+        if name is None:
+            name = _NAMES[k] = k.rstrip("_").replace("_", "-")
+        text = f"{v:.1f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
+        out.append(f'{name}="{text}"' if _SPECIAL.search(text) is None
+                   else f"{name}={quoteattr(text)}")
     return " ".join(out)
 
 

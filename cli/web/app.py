@@ -33,11 +33,13 @@ files too, answers 403 to a request without it (class Token).
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import json
 import mimetypes
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,18 +49,20 @@ from starlette.middleware import Middleware
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS,
                             WebError, capped, quoted)
 from cli.web.server import Server
+from cli.web.web_games import json_bytes
 from cli.web.store import StoreError
 
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
+BODY_SECONDS = 10.0         # the longest a request's body may take to arrive
+DEFAULT_LEVEL = 3           # the level of a bot seat not chosen (mcts.play.levels: "club")
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -79,13 +83,23 @@ class AllowedHosts:
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             host = Headers(scope=scope).get("host") or ""
-            name = host[:host.find("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
-            if name.lower() not in self.allowed:
+            name = host_name(host)
+            if name is None or name.lower() not in self.allowed:
                 names = ", ".join(sorted(self.allowed))
                 await _error(f"host: {quoted(host)} is not a name of this server; use one of "
                              f"{names}", 400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+HOST_FORM = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:[0-9]{1,5})?")
+
+
+def host_name(host: str) -> str | None:
+    """The name in a Host header (its port taken off), or None when the header is not a
+    name with an optional port alone (`127.0.0.1:8765@evil.example`, a user, a path)."""
+    found = HOST_FORM.fullmatch(host)
+    return found.group(1) if found else None
 
 
 TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,}")     # secrets.token_urlsafe's, long enough
@@ -173,20 +187,22 @@ class SameOrigin:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["method"] in CHANGES:
-            problem = _cross_site(Headers(scope=scope))
+            problem = _cross_site(Headers(scope=scope), scope.get("scheme", "http"))
             if problem:
                 await _error(problem, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def _cross_site(headers: Headers) -> str | None:
-    """Why a request that changes something is not the page's own, or None."""
+def _cross_site(headers: Headers, scheme: str) -> str | None:
+    """Why a request that changes something is not the page's own, or None: an origin
+    is the page's when its scheme is the one this request came by (an https page is
+    another origin than the http one) and its host and port are the Host's."""
     from urllib.parse import urlsplit
     origin = headers.get("origin")
     if origin is not None:
         parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or \
+        if parts.scheme != scheme or \
                 parts.netloc.lower() != (headers.get("host") or "").lower():
             return (f"origin: {quoted(origin)} is not this server's page; a change is taken "
                     "only from the page itself")
@@ -200,31 +216,45 @@ def _cross_site(headers: Headers) -> str | None:
     return None
 
 
+class Gone(Exception):
+    """The client left before its request was read whole: nobody to answer."""
+
+
 async def read_body(request: Request, limit: int) -> dict:
-    """The request's JSON object, read up to `limit` bytes."""
+    """The request's JSON object, read up to `limit` bytes within the app's
+    `body_seconds` (a body sent slowly must not hold a connection for ever: 408), as
+    UTF-8 text under the rule of every JSON file the command line reads
+    (ulm.jsonfile: UTF-8 only, no key twice, bounded nesting and digits)."""
+    from starlette.requests import ClientDisconnect
+    from ulm.jsonfile import decode_text, loads
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > limit:
         raise WebError(f"upload: {int(length):,} bytes, more than the {limit:,} this server "
                        "accepts", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise WebError(f"upload: more than the {limit:,} bytes this server accepts", 413)
-        chunks.append(chunk)
-    raw = b"".join(chunks)
+
+    async def receive() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise WebError(f"upload: more than the {limit:,} bytes this server accepts",
+                               413)
+            chunks.append(chunk)
+        return b"".join(chunks)
+    seconds = request.app.state.body_seconds
+    try:
+        raw = await asyncio.wait_for(receive(), seconds)
+    except asyncio.TimeoutError:
+        raise WebError(f"upload: the request's body did not arrive within {seconds:g} s",
+                       408) from None
+    except ClientDisconnect:
+        raise Gone() from None
     if not raw.strip():
         return {}
     # only JSON: a web page elsewhere cannot send it here without the browser asking first
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise WebError("request: send the body as JSON (Content-Type: application/json)", 415)
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:  # not JSON, nested too deep, huge numbers
-        where = (f" (line {exc.lineno}, column {exc.colno})"
-                 if isinstance(exc, json.JSONDecodeError) else "")
-        raise WebError(f"request: not valid JSON{where}: "
-                       f"{getattr(exc, 'msg', None) or exc}") from None
+    data = loads(decode_text(raw, "request", WebError), "request", WebError)
     if not isinstance(data, dict):
         raise WebError(f"request: expected a JSON object, got {type(data).__name__}")
     return data
@@ -240,10 +270,54 @@ def _endpoint(fn):
                 await run_in_threadpool(store.flush)    # answered once it is on disk
             return answer
         except WebError as exc:
-            return _error(str(exc), exc.status)
+            answer = _error(str(exc), exc.status)
+            if exc.status == 408:       # the rest of the body is not waited for
+                answer.headers["connection"] = "close"
+            return answer
+        except Gone:
+            return Response(status_code=400, headers={"connection": "close"})
         except StoreError as exc:
             return _error(f"games file: {exc}", 503)
     return handler
+
+
+class PageFiles:
+    """The page's files (static/), answered from memory with a validator: each file is
+    read again only when its size or time changes, and a browser that has it (its ETag
+    in If-None-Match) gets 304 without the file. `Cache-Control: no-cache` makes the
+    browser ask every time, so a new version of the page is seen at once."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.kept: dict[str, tuple] = {}    # name -> (stat key, ETag, body, media type)
+
+    def answer(self, request: Request, name: str) -> Response:
+        import hashlib
+        import os
+        if "/" in name or "\\" in name or name.startswith(".") or not name:
+            raise HTTPException(404)
+        path = self.folder / name
+        try:
+            info = os.stat(path)
+        except OSError:
+            raise HTTPException(404) from None
+        key = (info.st_mtime_ns, info.st_size)
+        kept = self.kept.get(name)
+        if kept is None or kept[0] != key:
+            try:
+                body = path.read_bytes()
+            except OSError:     # a folder, or gone meanwhile
+                raise HTTPException(404) from None
+            tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+            kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if kind.startswith("text/") or kind.endswith(("+xml", "/javascript")):
+                kind += "; charset=utf-8"
+            self.kept[name] = kept = (key, tag, body, kind)
+        _, tag, body, kind = kept
+        headers = {"etag": tag, "cache-control": "no-cache"}
+        if tag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=kind, headers=headers)
 
 
 def _levels() -> list[dict]:
@@ -255,27 +329,49 @@ def _levels() -> list[dict]:
 
 def _game_routes(server: Server, max_upload: int) -> list:
     """The page and the routes of the games (/, /api/info, /api/games/...)."""
+    files = PageFiles(STATIC)
+
     async def index(request):
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        return files.answer(request, "index.html")
 
     async def favicon(request):
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+        return files.answer(request, "favicon.svg")
+
+    async def static(request):
+        return files.answer(request, request.path_params["name"])
 
     async def info(request):
         from mcts import BOTS
         from ulm import SEATS
+        levels = _levels()
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,
-                             "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
-                                          "greedy", "random"],
-                             "default_bot": "ismcts:iterations=2000",
-                             "levels": _levels()})
+                             "examples": ["human", *(lv["spec"] for lv in levels),
+                                          "ismcts:time=2", "greedy", "random"],
+                             "default_bot": f"level:{DEFAULT_LEVEL}",
+                             "levels": levels})
 
-    async def list_games(request):     # in a thread: the games file may be busy writing
-        games = await run_in_threadpool(server.list_games)
-        return JSONResponse({"games": games, "kept": server.store is not None})
+    listed: list = [-1, b""]           # [server.changes, the answer then]
+    listing = asyncio.Lock()
+
+    async def list_games(request):
+        """The list made since the request came, else made anew: by one request at a
+        time, the others waiting take it (many pages ask for it, a bot changes its
+        game many times a second)."""
+        asked = server.changes
+        if listed[0] < asked:
+            async with listing:
+                if listed[0] < asked:
+                    changes = server.changes
+                    # the games file's list is in memory; the games in memory are each
+                    # summed up (in a thread: a record each)
+                    games = (server.list_games() if server.store is not None
+                             else await run_in_threadpool(server.list_games))
+                    listed[:] = [changes, json_bytes({"games": games,
+                                                      "kept": server.store is not None})]
+        return Response(listed[1], media_type="application/json")
 
     async def new_game(request):
         body = await read_body(request, max_upload)
@@ -287,9 +383,15 @@ def _game_routes(server: Server, max_upload: int) -> list:
         session = makers[mode](body)
         return JSONResponse(session.to_json(), status_code=201)
 
-    async def get_game(request):       # in a thread: rebuilt from the file, the board drawn
+    async def get_game(request):
         game_id = request.path_params["game"]
-        return JSONResponse(await run_in_threadpool(lambda: server.game(game_id).to_json()))
+        kept = server.games.get(game_id)
+        body = kept.kept_json_bytes() if kept is not None else None
+        if body is not None:            # nothing to draw or wait for: answered at once
+            kept.touched = time.monotonic()
+        else:       # in a thread: rebuilt from the file, the board drawn
+            body = await run_in_threadpool(lambda: server.game(game_id).to_json_bytes())
+        return Response(body, media_type="application/json")
 
     async def decide(request):
         session = server.game(request.path_params["game"])
@@ -377,6 +479,7 @@ def _game_routes(server: Server, max_upload: int) -> list:
     return [
         Route("/", _endpoint(index)),
         Route("/favicon.ico", _endpoint(favicon)),
+        Route("/static/{name:path}", _endpoint(static), methods=["GET", "HEAD"]),
         Route("/api/info", _endpoint(info)),
         Route("/api/games", _endpoint(list_games), methods=["GET"]),
         Route("/api/games", _endpoint(new_game), methods=["POST"]),
@@ -403,7 +506,6 @@ def _job_routes(server: Server) -> list:
     async def job_events(request):
         """The job as server-sent events: one "progress" event at every change (a hint's
         estimate so far in "partial"), then one "end" event with the result."""
-        import asyncio
         job = server.job(request.path_params["job"])
 
         async def events():
@@ -434,7 +536,8 @@ def _job_routes(server: Server) -> list:
 def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
                allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
-               games_file=None, token: str | None = None) -> Starlette:
+               games_file=None, token: str | None = None,
+               body_seconds: float = BODY_SECONDS) -> Starlette:
     """The web app; its games live in memory, and with `games_file` (a SQLite file,
     cli.web.store) also on disk, where a restarted server finds them.
 
@@ -448,6 +551,10 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
             or not math.isfinite(max_seconds) or max_seconds <= 0:
         raise ValueError(f"max_seconds: must be a positive number of seconds, got {max_seconds!r}")
+    if isinstance(body_seconds, bool) or not isinstance(body_seconds, (int, float)) \
+            or not math.isfinite(body_seconds) or body_seconds <= 0:
+        raise ValueError(f"body_seconds: must be a positive number of seconds, got "
+                         f"{body_seconds!r}")
     if token is not None and not (isinstance(token, str) and TOKEN_FORM.fullmatch(token)):
         raise ValueError("token: must be 16 or more URL-safe characters "
                          "(secrets.token_urlsafe), got another value")
@@ -469,8 +576,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     # the page's scripts are ES modules, which a browser runs only when served as
     # JavaScript (a system's table of types may say otherwise: text/plain on Windows)
     mimetypes.add_type("text/javascript", ".js")
-    routes = [*_game_routes(server, max_upload), *_job_routes(server),
-              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    routes = [*_game_routes(server, max_upload), *_job_routes(server)]
     middleware = []
     if allowed_hosts:
         middleware.append(Middleware(AllowedHosts, allowed_hosts=list(allowed_hosts)))
@@ -490,4 +596,5 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers=handlers)
     app.state.server = server
+    app.state.body_seconds = body_seconds
     return app

@@ -86,8 +86,11 @@ class Server:
         self.persist(session)
         return session
 
+    changes = 0                         # bumped at every change of a game (the list's key)
+
     def persist(self, session: WebGame) -> None:
         """Write a game to the store (after every change)."""
+        self.changes += 1
         if self.store is None or self.restoring:
             return
         summary, data = session.saved()
@@ -96,11 +99,13 @@ class Server:
     def list_games(self) -> list[dict]:
         """The games kept (the store's, else those in memory), the latest change first."""
         if self.store is not None:
-            return self.store.list()
-        out = []
-        for session in sorted(self.games.values(), key=lambda s: -s.touched):
-            summary, _ = session.saved()
-            out.append(dict(summary, id=session.id, mode=session.mode))
+            out = self.store.list()
+        else:
+            out = []
+            for session in sorted(self.games.values(), key=lambda s: -s.changed_at):
+                summary, _ = session.saved()
+                out.append(dict(summary, id=session.id, mode=session.mode,
+                                changed=session.changed_at))
         return out
 
     def restore(self, game_id: str) -> WebGame | None:

@@ -8,7 +8,9 @@
 Each game is one row: what rebuilds it (`data`: a play game's record with its seats,
 a followed game's starting view and the entries made since, a reviewed record and
 where it stands) and a summary for the list of games (mode, players, seats, last
-change). A game is written whole or not at all (one transaction).
+change). A game is written whole or not at all (one transaction). The summaries are
+also kept in memory (read at start, updated by save()), so listing the games never
+waits for the disk.
 
 The file is checked when the store opens (`StoreError` says what is wrong: not
 writable, not a games file, a newer format) and then held locked while the server
@@ -67,9 +69,15 @@ class Store:
         self.error: str | None = None               # why the last write failed
         self.closing = False
         _check_writable(self.path)
+        _check_is_games_file(self.path)
         self.db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=0.5)
         try:
             self._lock_and_check()
+            # the list of games is read from memory, never waiting for the disk: each
+            # game's row without its data (id, mode, summary, changed), as read at start
+            # and saved since
+            self.listed: dict[str, tuple] = {str(row[0]): row for row in self.db.execute(
+                "SELECT id, mode, summary, changed FROM games")}
         except StoreError:
             self.db.close()
             raise
@@ -89,8 +97,7 @@ class Store:
             if version > FORMAT:
                 raise StoreError(f"a games file of a newer format ({version}; this version of "
                                  f"ulm reads format {FORMAT}): use a newer ulm or another file")
-            tables = [r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+            tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master")]
             if not tables:
                 self.db.execute("CREATE TABLE games (id TEXT PRIMARY KEY, mode TEXT NOT NULL, "
                                 "summary TEXT NOT NULL, data TEXT NOT NULL, "
@@ -112,6 +119,7 @@ class Store:
         row = (game_id, mode, json.dumps(dict(summary, changed=now)), json.dumps(data), now)
         with self.queued:
             self.pending[game_id] = row
+            self.listed[game_id] = (game_id, mode, row[2], now)
             self.asked += 1
             self.queued.notify_all()
 
@@ -176,17 +184,14 @@ class Store:
         self.flush()
         with self.lock, self.db:
             self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        with self.queued:
+            self.listed.pop(game_id, None)
 
     def list(self, limit: int = 200) -> list[dict]:
         """The games, the most recently changed first; a row that cannot be read is
         listed with "damaged" saying why (opening it says so too)."""
         with self.queued:
-            queued = {gid: (gid, mode, summary, changed)
-                      for gid, mode, summary, _, changed in self.pending.values()}
-        with self.lock:
-            rows = self.db.execute("SELECT id, mode, summary, changed FROM games "
-                                   "ORDER BY changed DESC LIMIT ?", (limit,)).fetchall()
-        rows = [r for r in rows if r[0] not in queued] + list(queued.values())
+            rows = list(self.listed.values())
         rows.sort(key=lambda r: -r[3] if isinstance(r[3], (int, float)) else 0.0)
         return [_summary(*row) for row in rows[:limit]]
 
@@ -239,6 +244,33 @@ def _check_writable(path: Path) -> None:
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise StoreError(f"its folder {path.parent} is not writable (SQLite writes its "
                          "journal beside the file): give another file, or --forget")
+
+
+def _check_is_games_file(path: Path) -> None:
+    """StoreError unless `path` is missing, empty, or a games file, looked at read-only
+    (nothing of a foreign file is written: not a table, not a journal beside it)."""
+    try:
+        if path.stat().st_size == 0:
+            return
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read it ({exc.strerror})") from None
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(_sqlite_message(exc)) from None
+    try:
+        names = db.execute("SELECT type, name FROM sqlite_master").fetchall()
+        columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
+    except sqlite3.Error as exc:
+        raise StoreError(_sqlite_message(exc)) from None
+    finally:
+        db.close()
+    if names and columns != COLUMNS:
+        kinds = ", ".join(sorted(f"{kind} {name}" for kind, name in names))
+        raise StoreError(f"not a games file of `ulm serve` (a SQLite database with {kinds[:200]})"
+                         "; it is left as it is: give another file")
 
 
 def _sqlite_message(exc: sqlite3.Error) -> str:

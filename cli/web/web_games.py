@@ -5,6 +5,7 @@ viewer's observation (`WebGame.to_json`). Plain library calls, no HTTP."""
 from __future__ import annotations
 
 
+import json
 import secrets
 import threading
 import time
@@ -30,6 +31,7 @@ class WebGame:
         self.lock = threading.RLock()
         self.version = 0
         self.touched = time.monotonic()
+        self.changed_at = time.time()   # its last change, as the list of games shows it
         self.hint = None                # {"version", "seat", "result", "highlight"}
 
     stopped = False                 # dropped by the server: its bots stop searching
@@ -42,6 +44,7 @@ class WebGame:
     # subclasses: state, viewer, options(), decide(), undo(), history, export()
     def changed(self) -> None:
         self.version += 1
+        self.changed_at = time.time()
         self.hint = None
         self.server.persist(self)
 
@@ -74,6 +77,54 @@ class WebGame:
     @property
     def state(self):
         raise NotImplementedError
+
+    _kept: list | None = None       # [version, hint, answer, JSON]: that version's answer
+
+    def to_json(self) -> dict:
+        """The game's answer (GET /api/games/{id}), made once for each version of the
+        game and hint shown (drawing the board is most of its cost) and kept: many
+        pages asking for a game that has not changed are answered without drawing it
+        again. What changes without a new version (a bot thinking) is added by live()."""
+        with self.lock:
+            return self.live(dict(self._answer_now()[2]))
+
+    def to_json_bytes(self) -> bytes:
+        """to_json() as the JSON text of an answer, the kept part written once."""
+        with self.lock:
+            kept = self._answer_now()
+            if kept[3] is None:
+                kept[3] = json_bytes(kept[2])
+            live = self.live({})
+        return kept[3] if not live else kept[3][:-1] + b"," + json_bytes(live)[1:]
+
+    def _answer_now(self) -> list:
+        """[version, hint, answer, its JSON text or None] of the game as it is now."""
+        kept = self._kept
+        if kept is None or kept[0] != self.version or kept[1] is not self.hint:
+            kept = self._kept = [self.version, self.hint, self.answer(), None]
+        return kept
+
+    def kept_json_bytes(self) -> bytes | None:
+        """to_json_bytes() when it costs no drawing and no wait (the answer of the game
+        as it is now is kept, and no thread holds the game), else None: what the event
+        loop may answer at once."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            kept = self._kept
+            if kept is None or kept[0] != self.version or kept[1] is not self.hint:
+                return None
+            return self.to_json_bytes()
+        finally:
+            self.lock.release()
+
+    def answer(self) -> dict:
+        """The answer of this version of the game (subclasses)."""
+        raise NotImplementedError
+
+    def live(self, out: dict) -> dict:
+        """`out` with what changes without a new version of the game."""
+        return out
 
     def viewer(self):
         return None
@@ -454,24 +505,26 @@ class PlayGame(WebGame):
         return [c for k, c in sorted(self.chances.items())
                 if viewer is not None and c["seat"] == SEATS[viewer]]
 
-    def to_json(self):
-        with self.lock:
-            out = self.base_json()
-            out["chances"] = self.chances_shown()
-            out["seats"] = [{"seat": SEATS[p], "kind": "human" if h else "bot",
-                             "spec": None if h else self.specs[p]}
-                            for p, h in enumerate(self.human)]
-            think = self.thinking
-            out["thinking"] = None if think is None else dict(
-                think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
-            rec = self.table.record
-            # the seed deals every card: the server's secret while the game is played,
-            # unless the person chose it (then anyone with it knows the cards)
-            out["seed"] = self.table.shown_seed()
-            out["seed_chosen"] = not self.table.secret_seed
-            out["history"] = history(rec, self.viewer())
-            out["can_undo"] = self.table.can_undo()
-            return out
+    def answer(self):
+        out = self.base_json()
+        out["seats"] = [{"seat": SEATS[p], "kind": "human" if h else "bot",
+                         "spec": None if h else self.specs[p]}
+                        for p, h in enumerate(self.human)]
+        rec = self.table.record
+        # the seed deals every card: the server's secret while the game is played,
+        # unless the person chose it (then anyone with it knows the cards)
+        out["seed"] = self.table.shown_seed()
+        out["seed_chosen"] = not self.table.secret_seed
+        out["history"] = history(rec, self.viewer())
+        out["can_undo"] = self.table.can_undo()
+        return out
+
+    def live(self, out):
+        out["chances"] = self.chances_shown()       # a chance searched arrives at any time
+        think = self.thinking
+        out["thinking"] = None if think is None else dict(
+            think, seconds=round(time.monotonic() - think.get("since", time.monotonic()), 1))
+        return out
 
     def saved(self):
         rec = self.table.record
@@ -613,17 +666,16 @@ class FollowGame(WebGame):
                            f"{SEATS[self.seat]} (the view's player)", 409)
         return seat
 
-    def to_json(self):
-        with self.lock:
-            out = self.base_json()
-            out["seats"] = [{"seat": SEATS[p], "kind": "you" if p == self.seat else "table"}
-                            for p in range(self.state.num_players())]
-            out["thinking"] = None
-            out["history"] = [dict(e, index=k) for k, e in enumerate(self.events)]
-            out["can_undo"] = len(self.stack) > 1
-            out["can_save"] = self._savable()
-            out["words_hint"] = self.words_hint()
-            return out
+    def answer(self):
+        out = self.base_json()
+        out["seats"] = [{"seat": SEATS[p], "kind": "you" if p == self.seat else "table"}
+                        for p in range(self.state.num_players())]
+        out["thinking"] = None
+        out["history"] = [dict(e, index=k) for k, e in enumerate(self.events)]
+        out["can_undo"] = len(self.stack) > 1
+        out["can_save"] = self._savable()
+        out["words_hint"] = self.words_hint()
+        return out
 
     def saved(self):
         st = self.state
@@ -665,6 +717,12 @@ class FollowGame(WebGame):
     def export(self):
         with self.lock:
             return "view", state_to_position_checked(self.state, self.seat)
+
+
+def json_bytes(data: dict) -> bytes:
+    """JSON text as Starlette's JSONResponse writes it."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
 
 
 def state_to_position_checked(state, seat):
@@ -761,23 +819,22 @@ class ReviewGame(WebGame):
         raise WebError("decision: a record under review cannot be changed; "
                        "step through it instead", 409)
 
-    def to_json(self):
-        with self.lock:
-            out = self.base_json()
-            n = self.rec.game.num_players
-            bots = self.data.get("bots") or []
-            out["seats"] = [{"seat": SEATS[p], "kind": "record",
-                             "spec": bots[p] if p < len(bots) else None} for p in range(n)]
-            out["thinking"] = None
-            out["history"] = history(self.full, self.seat)
-            out["index"] = self.index
-            out["total"] = self.total
-            out["can_undo"] = self.index > 0
-            out["annotation"] = self.annotation if self._annotation_shown() else None
-            # the chances of every seat checked, for the graph (each through its own eyes)
-            out["annotations"] = [a for seat, a in sorted(self.annotations.items())
-                                  if self.seat is None or SEATS[self.seat] == seat]
-            return out
+    def answer(self):
+        out = self.base_json()
+        n = self.rec.game.num_players
+        bots = self.data.get("bots") or []
+        out["seats"] = [{"seat": SEATS[p], "kind": "record",
+                         "spec": bots[p] if p < len(bots) else None} for p in range(n)]
+        out["thinking"] = None
+        out["history"] = history(self.full, self.seat)
+        out["index"] = self.index
+        out["total"] = self.total
+        out["can_undo"] = self.index > 0
+        out["annotation"] = self.annotation if self._annotation_shown() else None
+        # the chances of every seat checked, for the graph (each through its own eyes)
+        out["annotations"] = [a for seat, a in sorted(self.annotations.items())
+                              if self.seat is None or SEATS[self.seat] == seat]
+        return out
 
     def saved(self):
         summary = {"players": self.rec.game.num_players,

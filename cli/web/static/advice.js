@@ -2,7 +2,7 @@
 // The advice panel: a hint (the search's line, its alternatives, the chances of every
 // seat), a decision of an annotated record, and the progress of a running search,
 // which arrives as server-sent events.
-import {api, call, message} from "./api.js";
+import {api, call, message, parseJSON} from "./api.js";
 import {$, button, esc, pct, say, select} from "./dom.js";
 import {controller, current, hintHere, shownPoint, ui} from "./state.js";
 
@@ -60,7 +60,7 @@ function followJob() {
   const es = new EventSource(`/api/jobs/${ui.job.id}/events`);
   jobEvents = es;
   es.addEventListener("progress", (ev) => {
-    const job = /** @type {Job} */ (JSON.parse(ev.data));
+    const job = /** @type {Job} */ (parseJSON(ev.data));
     ui.job = job;
     showProgress();
     if (job.partial) showAdvice(job.partial, true);
@@ -68,7 +68,7 @@ function followJob() {
   es.addEventListener("end", async (ev) => {
     es.close();
     if (jobEvents === es) jobEvents = null;
-    await jobEnded(/** @type {Job} */ (JSON.parse(ev.data)));
+    await jobEnded(/** @type {Job} */ (parseJSON(ev.data)));
   });
   es.onerror = () => {   // the stream broke (the server stopped): look once more
     es.close();
@@ -171,7 +171,7 @@ function adviceHtml(h, live) {
   const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
   const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
     <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(50 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
+    <td class="num"><span class="bar" style="width:${(30 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
     <td class="num points">${pointsCell(a)}</td></tr>`).join("");
   const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
     <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");

@@ -51,7 +51,10 @@ function pointsOnRanks(h) {
 export function boardNow() {
   const g = ui.game;
   const there = hintHere();      // a hint asked at the point shown, drawn on its board
-  if (there && there.svg) return there.svg;
+  // but not at a variation's start: the hint's board there is the game's, looked back at,
+  // without the targets of the variation's first decision
+  const start = ui.exploring && ui.exploring.upto === 0;
+  if (there && there.svg && !start) return there.svg;
   if (ui.exploring) return ui.exploring.data.svg;
   if (ui.looking) return ui.looking.svg;
   return g ? g.svg : "";

@@ -2,7 +2,7 @@
 // The review panel: stepping through a record, whose eyes it is seen through, the
 // check of a seat's decisions and its graph (the chance of winning before each
 // decision, mistakes ringed), and going on from the position shown.
-import {api, call} from "./api.js";
+import {api, call, parseJSON, withText} from "./api.js";
 import {startJob} from "./advice.js";
 import {$, esc, input, pct, say, select} from "./dom.js";
 import {controller, current, seatsOf, ui} from "./state.js";
@@ -51,7 +51,13 @@ function drawPlot(g) {
   const box = $("#plot");
   const note = $("#annotation-note");
   if (!all.some((x) => x.decisions.length)) { box.innerHTML = ""; note.textContent = "Check a player's decisions to see their chance of winning over the whole game and their biggest mistakes."; return; }
-  const W = 360, H = 140, L = 30, B = 18, T = 8;
+  // on a phone the graph is drawn at its size in pixels (words at their size), each
+  // decision STEP px apart so that every point's strip is a fingertip wide; it scrolls
+  // sideways in its card, the decision shown in sight
+  const phone = window.matchMedia("(max-width: 600px)").matches;
+  const STEP = 12;
+  const H = 140, L = 30, B = 18, T = 8;
+  const W = phone ? Math.max(360, L + 6 + STEP * Math.max(g.total || 0, 1)) : 360;
   /** @param {number} k */
   const x = (k) => L + (W - L - 6) * k / Math.max(g.total || 0, 1);
   /** @param {number} p */
@@ -61,8 +67,10 @@ function drawPlot(g) {
   const at = x(g.index || 0);
   const cur = `<line x1="${at}" x2="${at}" y1="${T}" y2="${H - B}" class="cursor"/>`;
   const hits = hitAreas(all, x, L, W - 6, T, H - B);
-  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" class="plot">${grid}${cur}${curves}${hits}
+  const size = phone ? ` width="${W}" height="${H}"` : "";
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}"${size} class="plot${phone ? " wide" : ""}">${grid}${cur}${curves}${hits}
     <text x="${(W + L) / 2}" y="${H - 3}" class="axis" text-anchor="middle">decision</text></svg>`;
+  if (phone) box.scrollLeft = Math.max(0, at - box.clientWidth / 2);
   for (const c of box.querySelectorAll("rect.hit, circle.pt")) {   // a dot: reached by a script
     if (!(c instanceof SVGElement)) continue;
     const index = Number(c.dataset.index);
@@ -83,10 +91,12 @@ function hitAreas(all, x, left, right, top, bottom) {
   const pts = all.flatMap((an) => an.decisions.map((n) => ({an, n, x: x(n.index)})))
     .sort((p, q) => p.x - q.x);
   return pts.map((p, i) => {
-    const from = i ? (pts[i - 1].x + p.x) / 2 : left;
-    const to = i < pts.length - 1 ? (p.x + pts[i + 1].x) / 2 : right;
-    const n = p.n, bad = n.mistake !== false && n.loss >= 0.1;
-    return `<rect class="hit" data-seat="${p.an.seat}" data-index="${n.index}" x="${from.toFixed(2)}" y="${top}" width="${(to - from).toFixed(2)}" height="${bottom - top}" fill="transparent" pointer-events="all" style="cursor: pointer" tabindex="0"><title>${p.an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${bad ? " — a mistake" : n.within_noise ? " — a loss within noise" : ""}</title></rect>`;
+    // the first and last strips reach a little beyond their point, as the others do
+    const from = i ? (pts[i - 1].x + p.x) / 2 : Math.min(left, p.x - 6);
+    const to = i < pts.length - 1 ? (p.x + pts[i + 1].x) / 2 : Math.max(right, p.x + 6);
+    const n = p.n;
+    const words = `${p.an.seat}, ${n.index + 1}. ${esc(n.played)} (${pct(n.played_win)}); computer: ${esc(n.best)} (${pct(n.best_win)})${verdictOf(n) === "mistake" ? " — a mistake" : verdictOf(n) === "noise" ? " — a loss within noise" : ""}`;
+    return `<rect class="hit" data-seat="${p.an.seat}" data-index="${n.index}" x="${from.toFixed(2)}" y="${top}" width="${(to - from).toFixed(2)}" height="${bottom - top}" fill="transparent" pointer-events="all" style="cursor: pointer" tabindex="0" role="button" aria-label="${words}"><title>${words}</title></rect>`;
   }).join("");
 }
 
@@ -101,10 +111,21 @@ function curve(an, x, y) {
   const pts = notes.map((n) => [x(n.index), y(n.win_before)]);
   const path = pts.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
   const dots = notes.map((n, i) => {
-    const bad = n.mistake !== false && n.loss >= 0.1 ? " mistake" : "";   // a ring: a mistake beyond noise of 10 points or more
-    return `<circle class="pt${bad}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${bad ? 4.5 : 3}" style="fill: var(--${an.seat})" pointer-events="none"></circle>`;
+    // a ring: a mistake beyond noise of 10 points or more; a dashed ring: a loss within noise
+    const verdict = verdictOf(n), mark = verdict ? ` ${verdict}` : "";
+    return `<circle class="pt${mark}" data-seat="${an.seat}" data-index="${n.index}" cx="${pts[i][0].toFixed(1)}" cy="${pts[i][1].toFixed(1)}" r="${verdict ? 4.5 : 3}" style="fill: var(--${an.seat})" pointer-events="none"></circle>`;
   }).join("");
   return `<path d="${path}" class="curve" style="stroke: var(--${an.seat})"/>${dots}`;
+}
+
+/**
+ * What the graph marks on a decision's point: "mistake" (a loss beyond noise of 10
+ * points or more), "noise" (a loss within noise: no mistake) or "".
+ * @param {Note} n
+ */
+function verdictOf(n) {
+  if (n.mistake !== false && n.loss >= 0.1) return "mistake";
+  return n.within_noise ? "noise" : "";
 }
 
 /**
@@ -116,7 +137,7 @@ function curve(an, x, y) {
 function mistakesNote(last, all, note) {
   const notes = last.decisions;
   const worst = /** @type {Note[]} */ (last.mistakes.slice(0, 3).map((k) => notes.find((n) => n.index === k)));
-  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots are mistakes that give away 10 points or more (a loss within noise is no mistake). ` +
+  note.innerHTML = `${all.map((an) => an.seat).join(", ")}: the chance of winning before each decision of the whole game; ringed dots are mistakes that give away 10 points or more, dots in a dashed ring a loss within noise (no mistake); tap a dot to see that decision. ` +
     (worst.length ? `${last.seat}'s biggest mistakes${last.by === "points" ? " in points" : ""}: ` + worst.map((n) => `<a href="#" data-index="${n.index}">${n.index + 1}. ${esc(n.played)} (${lossWords(n, last.by)})</a>`).join(", ") : `No mistakes found for ${last.seat}.`);
   for (const l of note.querySelectorAll("a")) l.onclick = (ev) => { ev.preventDefault(); goto(Number(l.dataset.index)); };
 }
@@ -146,10 +167,11 @@ export async function reviewThis() {
   const g = current();
   const seat = g.viewer;
   await call(async () => {
+    // the record as the server wrote it goes back as it is (a seed of 64 bits exact)
     const res = await fetch(`/api/games/${g.id}/download`);
-    if (!res.ok) throw new Error((await res.json()).error);
-    const record = await res.json();
-    controller.open(await api("POST", "/api/games", {mode: "review", record}));
+    const text = await res.text();
+    if (!res.ok) throw new Error(parseJSON(text).error);
+    controller.open(await api("POST", "/api/games", withText({mode: "review"}, "record", text)));
     if (seat) select("#an-seat").value = seat;
     say("Check a player's decisions to see their chance of winning over the game and their mistakes.");
   });

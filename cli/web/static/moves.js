@@ -199,8 +199,11 @@ function sinceYours(g) {
   for (const h of g.history.slice(first)) {
     if (h.seat !== "chance" && turns[turns.length - 1] !== h.seat) turns.push(h.seat);
   }
+  // only draws since (a followed game's set-up): no seat's turn to name or step through
+  if (!turns.length) { box.textContent = ""; return; }
   const said = turns.map((s) => `<span class="seat-dot seat-${esc(s)}"></span>${esc(s)}`).join(", ");
-  box.innerHTML = `Since your last decision: ${said} (marked on the board in their colours). ` +
+  const yours = g.history.slice(0, first).some((h) => h.seat === g.viewer);
+  box.innerHTML = `${yours ? "Since your last decision" : "Before your first decision"}: ${said} (marked on the board in their colours). ` +
     `<button id="step-since" title="the board after each of their decisions, one by one (→ the next, End back here)">Step through them</button>`;
   $("#step-since").onclick = () => showAt(first + 1);
 }

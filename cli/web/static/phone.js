@@ -62,7 +62,13 @@ function partsOf(svg) {
   if (!grid || !river || !quarters || !seats) return [];
   const [, , width] = (svg.dataset.whole || "").split(" ").map(Number);
   const left = grid.x + grid.width + PAD, top = quarters.y + quarters.height + PAD;
-  const docks = {x: left, y: top, width: width - left, height: seats.y - top};
+  const column = {x: left, y: top, width: width - left, height: seats.y - top};
+  // the docks' part: what is drawn in their column (not the blank below it, nor the
+  // picture's background)
+  const drawn = union([...svg.querySelectorAll("rect, text, circle, path")].map(boxOf)
+    .filter((b) => b.width > 0 && b.width <= column.width && b.height <= column.height
+      && holds(column, b)));
+  const docks = drawn ? grow(drawn, PAD) : column;
   return [
     {name: "grid", label: "Grid", box: grow(grid, 44, 26)},
     {name: "docks", label: "Docks", box: docks},
@@ -133,7 +139,10 @@ function show(svg, part) {
   const tallest = parseFloat(getComputedStyle(board).maxHeight) || innerHeight / 2;
   const window_ = {x: 0, y: 0, width: board.clientWidth, height: tallest};
   const targets = targetsOf(svg).map(boxOf).filter((b) => overlaps(b, part.box));
-  const around = union(targets);
+  // a hint's best decision (its mark "#1") in this part is kept in sight with the targets
+  const rank = svg.querySelector('.ranked .rank[data-rank="1"] circle');
+  const best = rank && holds(part.box, boxOf(rank)) ? boxOf(rank) : null;
+  const around = union(best ? [...targets, best] : targets);
   const scale = scaleFor(svg, part.box, window_.width);
   const crop = cropOf(part, around, scale, window_);
   svg.setAttribute("viewBox", `${crop.x} ${crop.y} ${crop.width} ${crop.height}`);
@@ -142,7 +151,7 @@ function show(svg, part) {
   svg.dataset.part = part.name;
   const seen = {width: board.clientWidth / scale, height: board.clientHeight / scale};
   const own = ownArea(svg, part);
-  const at = targets.length || own ? mostInSight(targets.length ? targets : [own || crop], seen, crop)
+  const at = targets.length || own ? mostInSight(targets.length ? targets : [own || crop], seen, crop, best)
     : {x: crop.x + (crop.width - seen.width) / 2, y: crop.y + (crop.height - seen.height) / 2};
   board.scrollLeft = (at.x - crop.x) * scale;
   board.scrollTop = (at.y - crop.y) * scale;
@@ -163,21 +172,27 @@ function ownArea(svg, part) {
 
 /**
  * Where the board's window (`seen`, in the picture's units) holds the most targets
- * whole: tried with a target at each of its edges, within what is drawn (`crop`).
+ * whole (and `must`, a hint's best decision, if it can): tried at the start of what is
+ * drawn (`crop`: a part's row and column labels are not cut when the same targets are
+ * seen from there) and with a target at each of its edges.
  * @param {Box[]} targets @param {{width: number, height: number}} seen @param {Box} crop
+ * @param {Box | null} [must]
  */
-function mostInSight(targets, seen, crop) {
+function mostInSight(targets, seen, crop, must) {
   /** @param {number} v @param {number} lo @param {number} size @param {number} room */
   const within = (v, lo, size, room) => Math.max(lo, Math.min(v, lo + size - room));
-  const xs = targets.flatMap((t) => [t.x - PAD, t.x + t.width + PAD - seen.width])
+  const boxes = must ? [must, ...targets] : targets;
+  const xs = [crop.x, ...boxes.flatMap((t) => [t.x - PAD, t.x + t.width + PAD - seen.width])]
     .map((x) => within(x, crop.x, crop.width, seen.width));
-  const ys = targets.flatMap((t) => [t.y - PAD, t.y + t.height + PAD - seen.height])
+  const ys = [crop.y, ...boxes.flatMap((t) => [t.y - PAD, t.y + t.height + PAD - seen.height])]
     .map((y) => within(y, crop.y, crop.height, seen.height));
+  /** @param {Box} t @param {number} x @param {number} y */
+  const whole = (t, x, y) => t.x >= x && t.y >= y && t.x + t.width <= x + seen.width
+    && t.y + t.height <= y + seen.height;
   let best = {x: xs[0], y: ys[0]}, most = -1;
   for (const x of xs) {
     for (const y of ys) {
-      const n = targets.filter((t) => t.x >= x && t.y >= y && t.x + t.width <= x + seen.width
-        && t.y + t.height <= y + seen.height).length;
+      const n = targets.filter((t) => whole(t, x, y)).length + (must && whole(must, x, y) ? 1e6 : 0);
       if (n > most) { best = {x, y}; most = n; }
     }
   }

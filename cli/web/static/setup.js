@@ -1,7 +1,7 @@
 // @ts-check
 // The set-up panel: the forms of a new game (Play, Follow, Review), the files
 // uploaded, and the games kept on the server, opened again.
-import {api, call, message} from "./api.js";
+import {api, call, Exact, message, parseJSON, wholeNumber, withText} from "./api.js";
 import {forgetJob} from "./advice.js";
 import {$, esc, form} from "./dom.js";
 import {stopPolling} from "./poll.js";
@@ -85,9 +85,10 @@ export function seatRows() {
   seatsOf(+f.players.value).forEach((seat, p) => {
     const row = document.createElement("label");
     row.className = "seat-row";
+    // the levels come first: a bot's strength by its name; a spec may be typed beside
     row.innerHTML = `<span class="seat-dot seat-${seat}"></span>${seat}
-      <input name="seat${p}" list="bot-specs" title="human, or a bot: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">
-      <select name="level${p}" class="seat-level" title="a bot level for this seat, from 1 (first game) to ${ui.info.levels.length} (strongest); or the spec typed beside">${levelOptions()}</select>`;
+      <select name="level${p}" class="seat-level" title="a bot level for this seat, from 1 (first game) to ${ui.info.levels.length} (strongest); or the spec typed beside">${levelOptions()}</select>
+      <input name="seat${p}" list="bot-specs" title="human, a level (level:3), or a bot spec: ismcts:time=2 thinks 2 s a decision, greedy and random are quick" value="${esc(old[p] || (p === 0 ? "human" : ui.info.default_bot))}">`;
     box.appendChild(row);
     linkLevel(row);
   });
@@ -96,7 +97,7 @@ export function seatRows() {
 /** The choices of a seat's level: the spec typed, or each level by number and name. */
 function levelOptions() {
   const levels = ui.info.levels.map((l) => `<option value="${esc(l.spec)}">Level ${l.level}: ${esc(l.name)}</option>`);
-  return `<option value="">free spec</option>${levels.join("")}`;
+  return `<option value="">human or a spec</option>${levels.join("")}`;
 }
 
 /**
@@ -129,10 +130,10 @@ export async function startPlay(ev) {
   const n = +f.players.value;
   const seats = [];
   for (let p = 0; p < n; p++) seats.push(f[`seat${p}`].value.trim());
-  /** @type {{mode: string, seats: string[], variant: string, seed?: number}} */
+  /** @type {{mode: string, seats: string[], variant: string, seed?: number | Exact | string}} */
   const body = {mode: "play", seats, variant: f.variant.value};
   // no seed given: the server deals with a secret one (named in the record at the end)
-  if (f.seed.value.trim() !== "") body.seed = +f.seed.value;
+  if (f.seed.value.trim() !== "") body.seed = wholeNumber(f.seed.value);
   await call(async () => controller.open(await api("POST", "/api/games", body)));
 }
 
@@ -171,9 +172,9 @@ export async function upload(input, mode, key) {
   await call(async () => {
     const text = await readFile(input);
     const name = input.files && input.files[0] ? input.files[0].name : "the file";
-    let data;
-    try { data = JSON.parse(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
+    try { parseJSON(text); } catch (e) { throw new Error(`${name}: not valid JSON (${message(e)})`); }
     input.value = "";
-    controller.open(await api("POST", "/api/games", {mode, [key]: data}));
+    // the file's text goes as it is: every number in it exactly as written
+    controller.open(await api("POST", "/api/games", withText({mode}, key, text)));
   });
 }

@@ -1,13 +1,14 @@
 // @ts-check
 // The summary panel: whose turn, the seats and their scores, the deal, a bot thinking.
 import {$, esc} from "./dom.js";
+import {ui} from "./state.js";
 
 /** @typedef {import("./types.js").Game} Game */
 
 /** @param {Game} g */
 export function renderSummary(g) {
   const seats = g.seats.map((s) => {
-    const who = s.kind === "human" ? "you" : s.kind === "bot" ? esc(s.spec) : s.kind === "you" ? "you" : s.spec ? esc(s.spec) : "";
+    const who = s.kind === "human" ? "you" : s.kind === "bot" ? esc(botName(s.spec)) : s.kind === "you" ? "you" : s.spec ? esc(botName(s.spec)) : "";
     const mark = g.to_move === s.seat ? " to-move" : "";
     return `<li class="seat${mark}"><span class="seat-dot seat-${s.seat}"></span><b>${s.seat}</b>
       <span class="who">${who}</span><span class="score">${g.scores[s.seat]} VP</span></li>`;
@@ -17,7 +18,17 @@ export function renderSummary(g) {
   $("#over-box").hidden = !(g.mode === "play" && g.terminal);
   const th = g.thinking;
   $("#thinking").hidden = !th;
-  if (th) $("#thinking-text").textContent = th.error ? `${th.seat}: ${th.error}` : `${th.seat} (${th.spec}) is thinking… ${th.seconds.toFixed(1)} s`;
+  if (th) $("#thinking-text").textContent = th.error ? `${th.seat}: ${th.error}` : `${th.seat} (${botName(th.spec)}) is thinking… ${th.seconds.toFixed(1)} s`;
+}
+
+/**
+ * A bot as a player knows it: a level by its number and name ("Level 3: club"), any
+ * other spec as written.
+ * @param {string | null | undefined} spec
+ */
+export function botName(spec) {
+  const level = ui.info.levels.find((l) => l.spec === spec);
+  return level ? `Level ${level.level}: ${level.name}` : spec || "";
 }
 
 /** @param {Game} g */

@@ -164,7 +164,7 @@
  * @property {Thinking | null} thinking
  * @property {HistoryEntry[]} history
  * @property {boolean} can_undo
- * @property {number | null} [seed]          play
+ * @property {number | import("./api.js").Exact | null} [seed]   play (an Exact beyond 2**53)
  * @property {boolean} [seed_chosen]         play
  * @property {boolean} [can_save]            follow
  * @property {string | null} [words_hint]    follow

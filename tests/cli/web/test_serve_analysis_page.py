@@ -96,6 +96,38 @@ def test_the_hint_analyses_the_board_looked_back_at_and_the_variation(server, pa
     assert page.text_content("#advice").strip() == ""
 
 
+def _targets(page) -> int:
+    return page.locator("#board .clickable").count()
+
+
+def test_another_line_after_a_hint_on_the_same_point_has_its_targets(server, page):
+    """A hint on a board looked back at, then "Try another line here" from it: the
+    variation's board takes its first decision by a click, as it does without the hint."""
+    _start(page, server, ["human", "greedy"], 3)
+    _decide_last(page, 4)
+    page.click("#history li.h[data-after='2']")
+    page.wait_for_function("looking && looking.index === 2")
+    page.click("#try-line")
+    page.wait_for_function("exploring && exploring.upto === 0")
+    without = _targets(page)
+    assert without > 0
+    page.click("#back-to-game")
+    page.wait_for_selector("#back-to-game", state="hidden")
+    page.click("#history li.h[data-after='2']")
+    page.wait_for_function("looking && looking.index === 2")
+    page.select_option("#hint-seconds", "0.5")
+    page.click("#hint")
+    _advised(page)
+    assert page.locator("#board svg g.rank").count() == 3
+    page.click("#try-line")
+    page.wait_for_function("exploring && exploring.upto === 0")
+    assert _targets(page) == without
+    page.locator("#board .clickable").first.click()
+    if page.locator("#menu:not([hidden]) button").count():
+        page.locator("#menu button").first.click()
+    page.wait_for_function("exploring && exploring.upto === 1")
+
+
 def test_no_hint_at_a_bots_decision_looked_back_at(server, page):
     _start(page, server, ["human", "greedy"], 2)
     _decide_last(page, 6)

@@ -135,6 +135,25 @@ def _other_games_table(path: Path) -> Path:
     return path
 
 
+def _view_only(path: Path) -> Path:
+    """A database of something else holding a view and no table."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE VIEW answers AS SELECT 42 AS answer")
+    db.commit()
+    db.close()
+    return path
+
+
+def _wal(path: Path) -> Path:
+    """A foreign database in write-ahead-log mode (opening it may write beside it)."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE notes (text TEXT)")
+    db.commit()
+    db.close()
+    return path
+
+
 def _newer(path: Path) -> Path:
     _games_file(path)
     db = sqlite3.connect(path)
@@ -156,7 +175,11 @@ GAMES_FILES = {
                     "not a games file of `ulm serve`"),
     "truncated": (_truncated, "a damaged games file (database disk image is malformed)"),
     "foreign database": (_foreign, "not a games file of `ulm serve` (a SQLite database with "
-                                   "the tables notes)"),
+                                   "table notes); it is left as it is"),
+    "a view and no table": (_view_only, "not a games file of `ulm serve` (a SQLite database "
+                                        "with view answers)"),
+    "a database in WAL mode": (_wal, "not a games file of `ulm serve` (a SQLite database "
+                                     "with table notes)"),
     "another games table": (_other_games_table, "not a games file of `ulm serve`"),
     "newer format": (_newer, f"a games file of a newer format ({FORMAT + 1}; this version"),
 }
@@ -166,9 +189,36 @@ GAMES_FILES = {
 def test_a_games_file_that_is_not_one_is_refused_and_left_alone(served, tmp_path, kind):
     make, message = GAMES_FILES[kind]
     path = make(tmp_path / "games.sqlite")
-    before = path.read_bytes()
+    before, beside = path.read_bytes(), sorted(tmp_path.iterdir())
     _refused(served("--games", str(path)), f"--games: {path}: {message}")
     assert path.read_bytes() == before
+    assert sorted(tmp_path.iterdir()) == beside         # no journal left beside it either
+
+
+def test_an_empty_file_or_database_becomes_a_games_file(served, tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    blank = sqlite3.connect(tmp_path / "blank.sqlite")      # a database with nothing in it
+    blank.execute("CREATE TABLE t (x)")
+    blank.execute("DROP TABLE t")
+    blank.commit()
+    blank.close()
+    assert (tmp_path / "blank.sqlite").stat().st_size > 0
+    for path in (empty, tmp_path / "blank.sqlite", tmp_path / "new.sqlite"):
+        with TestClient(create_app(games_file=path), headers=JSON) as c:
+            assert c.get("/api/games").json() == {"games": [], "kept": True}
+            assert c.post("/api/games", json={"mode": "play", "seats": ["human", "human"]}
+                          ).status_code == 201
+    code, output, started = served("--games", str(empty))
+    assert code == 0 and started, output
+
+
+@pytest.mark.parametrize("order", [["--forget", "--games", "{path}"],
+                                   ["--games", "{path}", "--forget"]])
+def test_forget_with_a_games_file_is_refused(served, tmp_path, order):
+    path = tmp_path / "games.sqlite"
+    output = _refused(served(*[a.format(path=path) for a in order]), "--forget/--games: ")
+    assert "give one of them" in output and not path.exists()
 
 
 def test_a_read_only_games_file_is_refused_at_start(served, tmp_path, request):
@@ -410,6 +460,12 @@ CROSS_SITE = [   # (method, path, body, headers): what a page elsewhere can send
      {"content-type": "application/json", "origin": "http://"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}',
      {"content-type": "application/json", "origin": "ftp://127.0.0.1:8765"}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',      # the same host, other scheme
+     {"content-type": "application/json", "origin": "https://127.0.0.1:8765"}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',
+     {"content-type": "application/json", "origin": "HTTPS://127.0.0.1:8765"}),
+    ("POST", "{game}/decide", b'{"decision": "draw"}',
+     {"content-type": "application/json", "origin": "http://127.0.0.1:8765@evil.example"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}', {"content-type": ""}),
     ("POST", "{game}/decide", b'{"decision": "draw"}', {"content-type": "application/jsonx"}),
     ("POST", "{game}/decide", b'{"decision": "draw"}',
@@ -453,8 +509,8 @@ def test_the_pages_own_requests_are_served(game_client):
 
 def test_bots_never_wait_for_the_games_file(tmp_path):
     """The games file busy (its connection held, as while the disk is slow): the list of
-    games waits for it in a thread while the page's other requests are served, and a
-    game of bots still plays to the end."""
+    games is answered from memory, the page's other requests are served, and a game of
+    bots still plays to the end."""
     with TestClient(create_app(max_seconds=5, games_file=tmp_path / "g.sqlite"),
                     headers=JSON) as c:
         server = c.app.state.server
@@ -465,11 +521,11 @@ def test_bots_never_wait_for_the_games_file(tmp_path):
         with server.store.lock:                     # the file is busy
             listing = threading.Thread(target=ask, args=("list", "/api/games"))
             listing.start()
-            time.sleep(0.2)                         # the list is waiting for the file
+            listing.join(30)                        # the list does not wait for the file
             info = threading.Thread(target=ask, args=("info", "/api/info"))
             info.start()
             info.join(30)
-            assert "info" in answers and "list" not in answers
+            assert "info" in answers and "list" in answers
             maker = threading.Thread(target=lambda: made.append(server.new_play(
                 {"seats": ["random", "random"], "seed": 4})))
             maker.start()
@@ -501,3 +557,94 @@ def test_a_bots_decision_is_played_and_kept_in_its_slot(monkeypatch):
         for gid in games:
             _wait(c, f"/api/games/{gid}", lambda g: g["terminal"])
     assert len(seen) > 100 and set(seen) == {1}
+
+
+# --- clients that drop or dawdle mid-request (a real uvicorn) -----------------------------
+
+class _Log(list):
+    """The records uvicorn logs while a test runs."""
+
+    def __init__(self):
+        super().__init__()
+        import logging
+        self.handler = logging.Handler()
+        self.handler.emit = self.append       # type: ignore[method-assign]
+
+
+@pytest.fixture
+def live():
+    """create_app(**kw) served by uvicorn in a thread on a free port of 127.0.0.1: the
+    port, and the records logged by uvicorn meanwhile."""
+    import logging
+    import socket
+    servers, log = [], _Log()
+    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "uvicorn.access")]
+    for logger in loggers:
+        logger.addHandler(log.handler)
+
+    def start(**kw):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(create_app(max_seconds=5, **kw),
+                                               host="127.0.0.1", port=port, log_config=None,
+                                               log_level="info"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        servers.append((server, thread))
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        return port, log
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(30)
+    for logger in loggers:
+        logger.removeHandler(log.handler)
+
+
+def _half_request(port: int, sent: bytes = b'{"mode": "play", "seats": [') :
+    import socket
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+              b"\r\nContent-Length: 100000\r\n\r\n" + sent)
+    return s
+
+
+def test_a_client_dropping_mid_upload_leaves_no_traceback(live):
+    port, log = live()
+    for _ in range(20):
+        s = _half_request(port)
+        time.sleep(0.02)
+        s.close()
+    time.sleep(0.5)
+    status, _ = _call(f"http://127.0.0.1:{port}/", "GET", "api/info")
+    assert status == 200
+    logged = [r.getMessage() + str(r.exc_info or "") for r in log]
+    assert not [m for m in logged if "Exception" in m or "Traceback" in m
+                or "ClientDisconnect" in m], logged[:3]
+
+
+def test_a_body_sent_slowly_is_timed_out_and_its_connection_closed(live):
+    port, log = live(body_seconds=1.0)
+    held = [_half_request(port) for _ in range(20)]
+    t = time.monotonic()
+    for s in held:
+        answer = b""
+        while chunk := s.recv(65536):       # the answer, then the server closes
+            answer += chunk
+        s.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert json.loads(body)["error"].startswith("upload: the request's body did not "
+                                                    "arrive within 1 s")
+    assert time.monotonic() - t < 15            # a bound on a hung connection
+    assert not [r for r in log if r.exc_info]
+
+
+def test_the_library_refuses_a_body_time_that_is_not_one():
+    for bad in (0, -1, float("nan"), float("inf"), True, "10"):
+        with pytest.raises(ValueError, match="body_seconds"):
+            create_app(body_seconds=bad)

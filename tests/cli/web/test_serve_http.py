@@ -291,12 +291,29 @@ def test_malformed_json_and_non_objects(client):
     assert msg.startswith("request: not valid JSON")
     assert "expected a JSON object, got list" in _error(client.post("/api/games", json=[1]), 400)
     as_json = {"content-type": "application/json"}
-    assert "not valid JSON" in _error(client.post("/api/games", content=b"\xff\xfe",
-                                                  headers=as_json), 400)
-    assert "not valid JSON" in _error(client.post("/api/games", content=b"[" * 100_000,
-                                                  headers=as_json), 400)
-    assert "not valid JSON" in _error(client.post("/api/games", content=b'{"seed": ' + b"9" * 5000
-                                                  + b"}", headers=as_json), 400)
+    assert "request: not a UTF-8 text file" in _error(
+        client.post("/api/games", content=b"\xff\xfe", headers=as_json), 400)
+    assert "request: nested more than 64 levels deep" in _error(
+        client.post("/api/games", content=b"[" * 100_000, headers=as_json), 400)
+    assert "request: seed: a whole number of 5,000 digits" in _error(
+        client.post("/api/games", content=b'{"seed": ' + b"9" * 5000 + b"}",
+                    headers=as_json), 400)
+    assert "request: mode: the key is given twice" in _error(
+        client.post("/api/games", content=b'{"mode": "play", "mode": "review"}',
+                    headers=as_json), 400)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32",
+                                      "utf-8-sig", "latin-1"])
+def test_a_json_body_is_utf8_as_the_command_lines_files_are(client, encoding):
+    """One rule for JSON text: the command line refuses a UTF-16 file, so the server
+    refuses a UTF-16 body (json.loads alone would guess the encoding and take it)."""
+    body = json.dumps({"mode": "play", "seats": ["human", "human"], "variant": "básico"},
+                      ensure_ascii=False).encode(encoding)
+    msg = _error(client.post("/api/games", content=body,
+                             headers={"content-type": "application/json"}), 400)
+    assert msg.startswith("request: not "), msg
+    assert client.get("/api/games").json()["games"] == []
 
 
 def test_illegal_and_malformed_decisions(client):

@@ -258,6 +258,24 @@ def test_the_page_on_the_lan_address_is_served_and_its_changes_taken():
                         ).startswith("host: ")
 
 
+@pytest.mark.parametrize("host", [
+    "127.0.0.1:8765@evil.example", "127.0.0.1@evil.example", "user@127.0.0.1:8765",
+    "127.0.0.1:8765/evil", "127.0.0.1:8765:80", "127.0.0.1:port", "127.0.0.1:123456",
+    "127.0.0.1 evil.example", "127.0.0.1.", "[::1]x:8765", "[::1", "evil.example:8765",
+    "", ":8765", "127.0.0.1:8765#x", "127.0.0.1%00:8765", "localhost:8765\\evil",
+])
+def test_a_host_that_is_not_a_name_and_port_alone_is_refused(host):
+    with TestClient(create_app(max_seconds=5, allowed_hosts=LOCAL), base_url=BASE) as c:
+        assert error_of(c.get("/api/info", headers={"host": host}), 400).startswith("host: ")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8765", "127.0.0.1", "LOCALHOST:8765",
+                                  "[::1]:8765", "[::1]"])
+def test_the_local_names_with_or_without_a_port_are_served(host):
+    with TestClient(create_app(max_seconds=5, allowed_hosts=LOCAL), base_url=BASE) as c:
+        assert c.get("/api/info", headers={"host": host}).status_code == 200
+
+
 def test_without_a_token_nothing_is_asked():
     with TestClient(create_app(max_seconds=5, allowed_hosts=LOCAL), base_url=BASE) as c:
         for path in ["/", "/api/info", f"/api/info?token={TOKEN}", *STATIC_FILES]:
