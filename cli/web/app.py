@@ -57,6 +57,7 @@ from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_S
 from cli.web.server import Server
 from cli.web.web_games import json_bytes
 from cli.web.store import StoreError
+from ulm.numbers import parse_whole
 
 STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
@@ -422,9 +423,9 @@ def _game_routes(server: Server, max_upload: int) -> list:
         session = server.game(request.path_params["game"])
         raw = request.query_params.get("index", "")
         try:
-            index = int(raw)
-        except ValueError:
-            raise WebError(f"index: must be a whole number, got {quoted(raw)}") from None
+            index = parse_whole(raw, "index")
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
         out = session.board_at(index)
         return JSONResponse(dict(out, can_hint=session.can_hint_at(index),
                                  can_vary=session.can_vary_at(index)))

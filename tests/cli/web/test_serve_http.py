@@ -869,7 +869,10 @@ def test_the_board_of_an_earlier_position_with_its_last_turn_marked(client):
     assert first["index"] == 1 and first["total"] == n and first["svg"].count("data-last") == 1
     start = client.get(f"/api/games/{g['id']}/board?index=0").json()
     assert "data-last" not in start["svg"] and "clickable" not in start["svg"]
-    for bad, message in (("x", "index: must be a whole number, got 'x'"),
+    for bad, message in (("x", "index: must be a whole number written with the digits 0-9, got 'x'"),
+                         ("1_0", "index: must be a whole number written with the digits 0-9"),
+                         ("%2B1", "index: must be a whole number written with the digits 0-9"),
+                         ("%D9%A1", "index: must be a whole number written with the digits 0-9"),
                          (str(n + 1), f"index: must be a whole number from 0 to {n}")):
         assert message in _error(client.get(f"/api/games/{g['id']}/board?index={bad}"), 400)
 
