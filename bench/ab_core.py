@@ -40,11 +40,11 @@ SEARCH_CHILD = """
 import time
 from ulm.game import Game
 from mcts import search
-from mcts.play.bots import search_options
+from mcts.searcher.params import PRESETS
 state = Game(players={players}, variant={variant!r}).new_game(1)
 state.apply_action(1)           # the draw (forced)
 state.resolve_chance()
-opts = search_options({preset!r})
+opts = {{"params": PRESETS[{preset!r}]}}
 search(state, iterations=200, seed=1, **opts)
 w0, c0 = time.perf_counter(), time.process_time()
 search(state, iterations={games}, seed=1, **opts)

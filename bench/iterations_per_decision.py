@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
 from mcts.searcher import _search  # noqa: E402
-from mcts.play.bots import search_options  # noqa: E402
+from mcts.searcher.params import PRESETS  # noqa: E402
 
 
 def positions(players: int, games: int):
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
     counts = {"default": [], "baseline": []}
     for state, step in positions(players, games):
         for preset in counts:
-            result = search(state, time=seconds, seed=step, **search_options(preset))
+            result = search(state, time=seconds, seed=step, params=PRESETS[preset])
             if not result.forced:
                 counts[preset].append(result.iterations)
     for preset, its in counts.items():

@@ -14,16 +14,13 @@ import click
 
 from cli import (
     HELP,
-    SEED,
-    FiniteFloatRange,
     InputError,
-    iterations_option_type,
     needs_extra,
-    seconds_option_type,
 )
-from mcts import MAX_WORKERS, SCALED_C, search
-from mcts.play.bots import params_from_spec
-from mcts.searcher.params import PRESETS, SearchParams
+from mcts import search
+from mcts.play.bots import params_from_spec, written_options
+from mcts.searcher.params import (BY_FIELD, OPTIONS, PRESETS, SHORTHANDS, Option, OptionError,
+                                  SearchParams)
 from ulm import SEATS
 from ulm.positions import PositionError, load_position
 
@@ -50,17 +47,39 @@ def _fail(message: str) -> NoReturn:
     raise InputError(message)
 
 
-# The options that are shorthands of a --bot spec's: option -> SearchParams field
-# (the spec's word too).
-SHORTHANDS = {"--iterations": "iterations", "--time": "time", "--workers": "workers",
-              "--seed": "seed", "--c": "c", "--rollout": "rollout"}
+class OptionType(click.ParamType):
+    """A shorthand of a search option (mcts.searcher.params.SHORTHANDS): its text
+    read and checked by the option's own declaration, refused in its words."""
+
+    def __init__(self, option: Option):
+        self.option = option
+        self.name = option.spec or option.name
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        try:
+            return self.option.read(value)
+        except OptionError as exc:
+            self.fail(exc.message, param, ctx)
 
 
-def _spec_keys(spec: str) -> set:
-    """The options written in a (well-formed) bot spec; a budget counts as both."""
-    _, _, rest = spec.partition(":")
-    keys = {part.partition("=")[0].strip() for part in rest.split(",") if part.strip()}
-    return keys | ({"iterations", "time"} if keys & {"iterations", "time"} else set())
+def shorthand_options(command):
+    """The options of `command` that are shorthands of the search's options
+    (mcts.searcher.params.SHORTHANDS, the option table): each read by its
+    Option, default its field's (not given: the spec's or the search's)."""
+    for flag, declared in reversed(SHORTHANDS.items()):
+        command = click.option(flag, declared.name, type=OptionType(declared), default=None,
+                               help=f"{declared.help[:1].upper()}{declared.help[1:]} "
+                                    f"[default: {_default_words(declared)}; the spec's "
+                                    f"{declared.spec}=].")(command)
+    return command
+
+
+def _default_words(declared: Option) -> str:
+    if declared.name == "iterations":
+        return f"{DEFAULT_ITERATIONS} without --time"
+    return "auto" if declared.default is None else str(declared.default)
 
 
 def _bot_params(spec: str, players: int) -> SearchParams:
@@ -80,27 +99,34 @@ def _bot_params(spec: str, players: int) -> SearchParams:
 def search_params(bot, given: dict, players: int) -> SearchParams:
     """The search of `ulm suggest`: the --bot spec's params (none: the default
     search with DEFAULT_ITERATIONS) with the shorthand options `given` on the
-    command line (option -> value); one given that the spec writes too is an
-    error, as are values the search refuses (worded by their option)."""
-    changes = {SHORTHANDS[option]: value for option, value in given.items()}
+    command line (field -> value). One rule: a shorthand may add to a spec
+    what it does not set (a level's spec counts as written: `level:2` sets its
+    budget), and one that the spec sets too is an error."""
+    changes = dict(given)
     if bot is None:
         base = SearchParams(iterations=DEFAULT_ITERATIONS)
     else:
         base = _bot_params(bot, players)
-        written = _spec_keys(bot) if ":" in bot else set()
-        for option, name in SHORTHANDS.items():
-            if option in given and name in written:
-                _fail(f"{option}: the --bot spec sets {name} too; give it once")
-        if not written & {"iterations", "time"} and not changes.keys() & {"iterations", "time"}:
+        spec, written = written_options(bot)
+        fields = {OPTIONS[key].name for key in written if key in OPTIONS}
+        if fields & {"iterations", "time"}:     # a budget counts as both
+            fields |= {"iterations", "time"}
+        for name in changes:
+            if name in fields:
+                where = "" if spec == bot.strip() else f" ({bot.strip()} is {spec})"
+                _fail(f"{BY_FIELD[name].shorthand}: the --bot spec sets {name} too{where}; "
+                      "give it once")
+        if not fields & {"iterations", "time"} and not changes.keys() & {"iterations", "time"}:
             changes["iterations"] = DEFAULT_ITERATIONS
     if changes.keys() & {"iterations", "time"}:
         changes = {"iterations": None, "time": None, **changes}
     try:
         return base.replace(**changes)
-    except ValueError as exc:
-        name, _, rest = str(exc).partition(": ")
-        named = {field: option for option, field in SHORTHANDS.items()}.get(name)
-        _fail(f"{named}: {rest}" if named else str(exc))
+    except OptionError as exc:      # options that do not go together, by the option given
+        declared = BY_FIELD.get(exc.field or "")
+        if declared is not None and declared.shorthand and declared.name in given:
+            _fail(exc.in_words(name=declared.shorthand))
+        _fail(str(exc))
 
 
 def _percent(x):
@@ -203,17 +229,6 @@ def _totals(result, seat) -> list:
     return lines
 
 
-def _given(**values) -> dict:
-    """The shorthand options given on the command line (not by their defaults):
-    option -> value."""
-    from click.core import ParameterSource
-    ctx = click.get_current_context()
-    params = {"time": "seconds"}
-    return {f"--{name}": value for name, value in values.items()
-            if ctx.get_parameter_source(params.get(name, name)) not in
-            (ParameterSource.DEFAULT, None)}
-
-
 @click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--bot", "bot", default=None, metavar="SPEC",
@@ -221,20 +236,7 @@ def _given(**values) -> dict:
                    "ismcts:preset=v0.2,c=1.2, or a preset's name (v0.2). The options below "
                    "are its shorthands; one the spec also sets is an error. Without a budget "
                    f"in either: {DEFAULT_ITERATIONS} iterations.")
-@click.option("--iterations", type=iterations_option_type(), default=None,
-              help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
-@click.option("--time", "seconds", type=seconds_option_type(), default=None,
-              help="Time budget in seconds (instead of --iterations).")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
-              help="Independent search trees in parallel processes (root parallelism); "
-                   "at most the machine's CPUs, but at least 8 are allowed.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the search; the same seed and iterations give the same advice.")
-@click.option("--c", "c", type=FiniteFloatRange(min=0), default=None,
-              help=f"UCB exploration constant [default: {SCALED_C}, times the spread of the "
-                   f"rewards (the default search's scaled exploration)].")
-@click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
-              show_default=True, help="Playout policy below the tree.")
+@shorthand_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -242,17 +244,15 @@ def _given(**values) -> dict:
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
               callback=needs_extra("cairosvg", "picture"),
               help="Draw the board with the recommended decisions into this PNG file.")
-def suggest(position, bot, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
-            svg_out, png_out):
+def suggest(position, bot, as_json, quiet, svg_out, png_out, **shorthands):
     """Suggest the decisions of the player to move in POSITION (ISMCTS).
 
     The search uses only what the player to move can know: hidden cards and
     coats of arms in the file are redealt on every iteration.
     """
-    if iterations is not None and seconds is not None:
+    given = {name: value for name, value in shorthands.items() if value is not None}
+    if {"iterations", "time"} <= given.keys():
         raise click.UsageError("give either --iterations or --time, not both")
-    given = _given(iterations=iterations, time=seconds, workers=workers, seed=seed, c=c,
-                   rollout=rollout)
     try:
         if position == "-":
             from cli.picture_opts import read_position_arg

@@ -140,7 +140,7 @@ def play_selfplay_game(args) -> dict:
     """Play one self-play game; its positions and outcome as arrays (see the module)."""
     import ulm
     from mcts.searcher import _search
-    from mcts.play.bots import make_bot, search_options
+    from mcts.play.bots import make_bot
     from mcts.searcher.evaluation import RESIDUAL_WEIGHTS, eval_parameters
     from mcts.play.bot_game import bot_seed, ranks_of
     from mcts.searcher.search import search
@@ -169,8 +169,7 @@ def play_selfplay_game(args) -> dict:
                 if value_iterations:
                     found = search(cut, iterations=value_iterations,
                                    seed=derive_seed(game_seed, step, VALUE_STREAM),
-                                   determinize=bots[0].determinize,
-                                   **search_options(bots[0].config))
+                                   params=bots[0].params.replace(workers=1))
                     values.append(found.best.win_probability)
         p = state.current_player()
         state.apply_action(bots[p].choose(state.clone()))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ulm.errors import OptionError
 from ulm.numbers import shown
 
 
@@ -64,14 +65,14 @@ RATINGS: dict[int, dict[str, tuple[int, int, int]]] = {
 
 
 def level_of(text) -> Level:
-    """The level numbered by `text` ("3"); ValueError naming the levels there are."""
+    """The level numbered by `text` ("3"); OptionError naming the levels there are."""
     text = str(text).strip()
     if text.isdecimal() and text.isascii() and len(text) <= 3:
         number = int(text)
         if LOWEST <= number <= HIGHEST:
             return LEVELS[number - LOWEST]
-    raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, "
-                     f"got {shown(text)}")
+    raise OptionError("level", text, f"must be a whole number from {LOWEST} to {HIGHEST}, "
+                                     f"got {shown(text)}")
 
 
 def level_spec(text) -> str:

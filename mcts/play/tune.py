@@ -99,7 +99,7 @@ def tunable_options(bot_name: str) -> dict:
     """{option: kind} of the options of bot `bot_name` that can be tuned."""
     from mcts.play.bots import BOTS
     cls = BOTS[bot_name]
-    return {k: option_kind(p) for k, p in sorted(cls.options.items()) if k not in NOT_TUNABLE}
+    return {k: option_kind(p.read) for k, p in sorted(cls.options.items()) if k not in NOT_TUNABLE}
 
 
 def parse_param(text: str, bot_name: str) -> Param:
@@ -119,7 +119,7 @@ def parse_param(text: str, bot_name: str) -> Param:
         hint = did_you_mean(name, options, cutoff=0.4)
         raise TuneError(f"{where}: {bot_name} has no tunable option {name!r}{hint}; "
                         f"tunable: {', '.join(options) or 'none'}")
-    parser = cls.options[name]
+    parser = cls.options[name].read
     if "|" in rest:
         choices = [c.strip() for c in rest.split("|")]
         if len(choices) < 2 or any(not c for c in choices) or len(set(choices)) != len(choices):
