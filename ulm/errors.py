@@ -1,10 +1,8 @@
 """The error of a setting that is not one, with its field as data.
 
-    >>> try:
-    ...     SearchParams(c=-1)
-    ... except OptionError as exc:
-    ...     exc.field, exc.value, exc.message
-    ('c', -1, 'the exploration constant must be a number from 0 to 1000, got -1')
+    >>> exc = OptionError("games", 0, "must be >= 1, got 0")
+    >>> str(exc), exc.in_words({"games": "--games"})
+    ('games: must be >= 1, got 0', '--games: must be >= 1, got 0')
 
 A library (the search's options, a tournament's, a fit's) raises an
 `OptionError` naming the field (its own name for the setting), the value it
@@ -24,11 +22,17 @@ NO_VALUE = object()     # an error about a setting as a whole, not one value giv
 class OptionError(ValueError):
     """A setting `field` with a value that is not one: `message` says why."""
 
-    def __init__(self, field: Optional[str], value: Any = NO_VALUE, message: str = ""):
+    def __init__(self, field: Optional[str], value: Any = NO_VALUE,
+                 message: Optional[str] = None):
+        if message is None:         # OptionError(text): an error that names no one field
+            field, message = None, field or ""
         self.field = field
         self.value = value
         self.message = message
         super().__init__(f"{field}: {message}" if field else message)
+
+    def __reduce__(self):           # pickled as its data (errors of worker processes)
+        return type(self), (self.field, self.value, self.message)
 
     def in_words(self, names: Mapping[str, str] | None = None, name: str | None = None) -> str:
         """The message with the field named as the caller names it: `name`, or

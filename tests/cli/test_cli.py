@@ -714,7 +714,7 @@ def test_suggest_forced_decision_shows_real_chances():
 
 @pytest.mark.parametrize("args, words", [
     (["--time", "1e308"], ["--time", "3600"]),
-    (["--iterations", "99999999999999999999"], ["--iterations", "2147483647"]),
+    (["--iterations", "99999999999999999999"], ["--iterations", "2,147,483,647"]),
 ])
 def test_suggest_budget_bounds(args, words):
     assert_input_error(run("suggest", EXAMPLES / "push-4p-view.json", *args), *words)
