@@ -143,7 +143,8 @@ def format_result(result, state, seat, path) -> str:
         lines.append(f"The only legal decision: {result.best_action_name}. The estimates "
                      "below are those of the position behind it.")
         lines.append("")
-        return "\n".join(lines + _totals(result, seat))
+        return "\n".join(lines + _totals(result, seat, "Chances to win and expected final "
+                                                         "scores after it:"))
     line = result.principal_line()
     lines.append("Recommended decisions for the rest of the turn:")
     width = max([len(s.name) for s in line] + [len("decision")]
@@ -161,21 +162,23 @@ def format_result(result, state, seat, path) -> str:
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "
-                 f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>4}")
+                 f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>5}")
     for a in result.actions[:TOP_ALTERNATIVES]:
         lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
-                     f"{_percent(a.estimate):>8}  {100 * a.estimate_error:5.1f}  "
-                     f"{_points(a, seat)}")
+                     f"{_percent(a.estimate):>8}  {_error(100 * a.estimate_error)}  "
+                     f"{_points(a, seat)}".rstrip())
+    if len(result.actions) > TOP_ALTERNATIVES:
+        lines.append(f"  ... and {len(result.actions) - TOP_ALTERNATIVES} more decisions "
+                     "(--json lists them all)")
     lines.append(f"  estimate: the figure the search ranks by (its visits go to the best): "
                  f"{SEATS[seat]}'s mean result after the decision (about the chance to win, "
                  "plus a little for the score margin) mixed with the best line's evaluation "
-                 "(implicit minimax); ±: its standard error")
+                 "(implicit minimax), so not the chance to win shown below; ±: its standard "
+                 "error, in percentage points")
     lines.append(f"  points: {SEATS[seat]}'s expected final score after the decision (VP; "
                  "where a playout stops at the search's horizon, the evaluation's forecast "
                  "there); lead: the expected margin over the best other seat, ± its standard "
                  "error")
-    if len(result.actions) > TOP_ALTERNATIVES:
-        lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
     lines.append("")
     return "\n".join(lines + _breakdown(result) + _totals(result, seat))
 
@@ -185,7 +188,17 @@ def _points(action, seat) -> str:
     if action.margin is None:
         return ""
     return (f"{action.expected_score[seat]:6.1f}  {action.margin:+6.1f}  "
-            f"{action.margin_error:4.1f}")
+            f"{_error(action.margin_error)}")
+
+
+def _error(value: float) -> str:
+    """A standard error in a column of 5, with the precision it has: one
+    decimal, or two significant digits below 0.1 (never a bare 0.0)."""
+    if value >= 0.1:
+        return f"{value:5.1f}"
+    if value <= 0:
+        return f"{0:5d}"
+    return f"{value:5.2g}" if value >= 0.001 else f"{value:5.0e}"
 
 
 BREAKDOWN_ROWS = 5          # the sources that differ most
@@ -210,9 +223,11 @@ def _plural(count, word):
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
-def _totals(result, seat) -> list:
+def _totals(result, seat, heading: str = "Chances to win and expected final scores over "
+            "the whole search (every iteration, the other decisions tried included: the "
+            "position's chances, not one decision's):") -> list:
     """The win probabilities, expected scores and the search's figures."""
-    lines = ["Win probability and expected final score:"]
+    lines = [heading]
     for p in range(result.num_players):
         who = SEATS[p] + (" (to move)" if p == seat else "")
         lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
