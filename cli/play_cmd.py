@@ -35,6 +35,7 @@ from mcts.play.tournament import (
 )
 from ulm import SEATS
 from ulm.errors import OptionError
+from ulm.game import VARIANTS
 from ulm.records import RecordError, load_record
 
 # The tournament's settings (mcts.play.tournament) -> the options that give them.
@@ -76,7 +77,7 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the deal (default 0; with --human a secret seed, named in the "
                    "record when the game is over: a seed you give deals cards you can know).")
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0], show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Save the game record here (replay it with `ulm replay`).")
@@ -211,7 +212,7 @@ def _split_specs(text: str) -> list[str]:
 @workers_option()
 @scheduler_option()
 @seed_option()
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0], show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Folder for games.jsonl, games.csv, results.json and win_rates.png; "

@@ -21,7 +21,7 @@ from mcts import search
 from mcts.play.bots import params_from_spec, written_options
 from mcts.searcher.params import (BY_FIELD, OPTIONS, PRESETS, SHORTHANDS, Option, OptionError,
                                   SearchParams)
-from ulm import SEATS
+from ulm import NUM_ROUNDS, SEATS
 from ulm.positions import PositionError, load_position
 
 DEFAULT_ITERATIONS = 10000
@@ -135,10 +135,9 @@ def _percent(x):
 
 def format_result(result, state, seat, path) -> str:
     """The human-readable report of a search."""
-    raw = state.raw()
     n = result.num_players
-    lines = [f"Position {path}: {SEATS[seat]} to move, round {raw['round'] + 1} of 10, "
-             f"{n} players", ""]
+    lines = [f"Position {path}: {SEATS[seat]} to move, round {state.round() + 1} of "
+             f"{NUM_ROUNDS}, {n} players", ""]
     if result.forced:
         lines.append(f"The only legal decision: {result.best_action_name}. The estimates "
                      "below are those of the position behind it.")

@@ -11,6 +11,7 @@ from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check
                  scheduler_option, workers_option, worded)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
 from ulm.errors import OptionError
+from ulm.game import VARIANTS
 from mcts.searcher.model import MAX_HIDDEN
 from mcts.play.tournament import MAX_GAMES, TournamentError
 from mcts.learning.train import MAX_BATCH, MAX_EPOCHS, TARGETS
@@ -102,7 +103,7 @@ def train():
               help="The bot of every seat (default ismcts:preset=v0.2,iterations=300).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the run: game g is dealt from derive_seed(seed, g).")
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic",
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0],
               show_default=True)
 @click.option("--sample", type=FiniteFloatRange(0, 1, min_open=True), default=1.0,
               show_default=True, help="Share of the turn starts kept as positions.")

@@ -15,7 +15,7 @@ except ImportError as exc:  # pragma: no cover - depends on the build
     ) from exc
 
 from ulm._fastcore import (  # noqa: E402
-    ACTION_KINDS, ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, PHASES,
+    ACTION_KINDS, ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DESCENDANTS, NUM_ROUNDS, PHASES,
     PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER, QUARTERS, RIVER_LENGTH, SEATS, SOURCES, STATE_BYTES,
     TASKS, TERMINAL, TOWER_TILES, IllegalActionError, State, action_fields, action_id,
     derive_seed,
@@ -26,7 +26,8 @@ from ulm import render as _render  # noqa: E402,F401  (str(state) draws the posi
 
 __all__ = [
     "ACTION_KINDS", "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS",
-    "DESCENDANTS", "Game", "IllegalActionError", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
+    "DESCENDANTS", "Game", "IllegalActionError", "NUM_ROUNDS", "PHASES", "PUSH_ENTRY_OUTER",
+    "PUSH_EXIT_OUTER",
     "QUARTERS", "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
     "TOWER_TILES", "action_fields", "action_id", "decision_steps", "derive_seed", "load_board",
     "parse_seat",

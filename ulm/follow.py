@@ -77,7 +77,16 @@ def _pending(state) -> int | None:
 def keep_is_hidden(state, viewer) -> bool:
     """Is an opponent of `viewer` keeping one of the cards it looked at (which is hidden)?"""
     return (viewer is not None and not state.is_chance_node() and not state.is_terminal()
-            and state.raw()["turn_player"] != viewer and _pending(state) == _CARD_KEEP)
+            and state.turn_player() != viewer and _pending(state) == _CARD_KEEP)
+
+
+def hidden_keep_words(state, viewer, card: str = "<card>") -> str | None:
+    """The words of an opponent's keep that `viewer` cannot see, said by its
+    discards, one `card` for each card given back ("kept a card, discarded
+    <card> and <card>"); None unless such a keep is pending (keep_is_hidden)."""
+    if not keep_is_hidden(state, viewer):
+        return None
+    return "kept a card, discarded " + " and ".join([card] * (state.looked_card_count() - 1))
 
 
 # --- where a card or coat can be, from the viewer's knowledge ---------------------------------

@@ -264,7 +264,8 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def info(request):
         from mcts import BOTS
         from ulm import SEATS
-        return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
+        from ulm.game import VARIANTS
+        return JSONResponse({"bots": sorted(BOTS), "variants": list(VARIANTS),
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,

@@ -38,6 +38,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Union
 
+from ulm import NUM_ROUNDS
 from ulm.errors import OptionError
 from ulm.names import did_you_mean
 from ulm.numbers import check_seed, parse_seed, shown
@@ -77,8 +78,8 @@ DEFAULT_FINAL = "visits"
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/defaults.md)
 DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.searcher.evaluation.EVALUATIONS)
 FINALS = ("visits", "value")
-# the largest horizon: a whole game is 10 rounds of at most 4 players
-MAX_HORIZON_ROUNDS = 10
+# the largest horizon: a whole game, NUM_ROUNDS rounds of at most 4 players
+MAX_HORIZON_ROUNDS = NUM_ROUNDS
 MAX_HORIZON = 4 * MAX_HORIZON_ROUNDS
 # the largest c, margin weight and bias: far beyond any useful weight, and the
 # search's sums of them stay finite
