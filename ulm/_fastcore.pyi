@@ -51,7 +51,8 @@ class CoreGame:
     num_players: int
     advanced: bool
     table: dict[str, Any]
-    def __init__(self, num_players: int, advanced: int, table: dict[str, Any]) -> None: ...  # advanced: the variant, an index of VARIANTS
+    # advanced: the variant, its index in VARIANTS
+    def __init__(self, num_players: int, advanced: int, table: dict[str, Any]) -> None: ...
     def new_initial_state(self) -> State: ...
     def new_game(self, seed: int = 0) -> State: ...
 
