@@ -6,7 +6,7 @@
     python bench/ab_core.py /tmp/old . --search baseline [--iterations 6000]
 
 With --search PRESET each run times `mcts.searcher.search` with that preset's options
-(`mcts.play.bots.PRESETS`) for a fixed number of iterations at seat 0's first push
+(`mcts.searcher.params.PRESETS`) for a fixed number of iterations at seat 0's first push
 of the seed-1 game (the `ulm bench` opening), instead of random playouts; the
 figures are then iterations/s.
 

@@ -22,7 +22,7 @@ from cli import (
     worded,
     workers_option,
 )
-from mcts.play.bots import BOTS, OPTIONS, PRESETS, make_bot
+from mcts.play.bots import BOTS, OPTIONS, PRESET_OPTIONS, make_bot
 from mcts.play.bot_game import play_game
 from mcts.play.levels import HIGHEST, LEVELS, LOWEST, level_of, rating
 from mcts.play.reports import format_table
@@ -274,7 +274,7 @@ def bots_cmd(as_json, markdown):
         return
     if as_json:
         click.echo(json.dumps({"bots": table, "options": {k: v.help for k, v in OPTIONS.items()},
-                               "presets": PRESETS, "levels": _levels()}, indent=1))
+                               "presets": PRESET_OPTIONS, "levels": _levels()}, indent=1))
         return
     _echo_levels()      # what a player meets first: the levels, by name
     click.echo("")
@@ -292,7 +292,7 @@ def bots_cmd(as_json, markdown):
         click.echo(f"  {opt:<{owidth}}  {declared.help}")
         click.echo(f"  {'':<{owidth}}  [{takers}]")
     click.echo("")
-    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESETS))
+    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESET_OPTIONS))
 
 
 def options_markdown(table: dict) -> str:

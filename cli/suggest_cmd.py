@@ -96,7 +96,7 @@ def _bot_params(spec: str, players: int) -> SearchParams:
     return params
 
 
-def search_params(bot, given: dict, players: int) -> SearchParams:
+def suggest_params(bot, given: dict, players: int) -> SearchParams:
     """The search of `ulm suggest`: the --bot spec's params (none: the default
     search with DEFAULT_ITERATIONS) with the shorthand options `given` on the
     command line (field -> value). One rule: a shorthand may add to a spec
@@ -282,7 +282,7 @@ def suggest(position, bot, as_json, quiet, svg_out, png_out, **shorthands):
     if seat != mover:
         _fail(f"{position}: {SEATS[seat]} is not the player to move ({SEATS[mover]} is)")
 
-    params = search_params(bot, given, state.num_players())
+    params = suggest_params(bot, given, state.num_players())
     iterations = params.iterations
     bar = _progress_bar(iterations, params.time, not (as_json or quiet))
     progress = None

@@ -67,7 +67,7 @@ def _whole(text):
 # Every option of the bots, in one table: spec name -> Option (its parser,
 # check and meaning). The search's options are SearchParams' own
 # (mcts.searcher.params.OPTIONS, with preset=); pimc adds determinizations. A
-# bot lists the names it takes (`Bot.options`); defaults come from PRESETS.
+# bot lists the names it takes (`Bot.options`); defaults come from PRESET_OPTIONS.
 OPTIONS: dict[str, Option] = {
     **SPEC_OPTIONS,
     "determinizations": Option(_determinizations, name="determinizations",
@@ -77,7 +77,7 @@ OPTIONS: dict[str, Option] = {
 
 # Named sets of defaults of the ismcts bot (`preset=NAME`), in spec words: the
 # SearchParams of mcts.searcher.params.PRESETS, the one table.
-PRESETS = {name: params.spec_options() for name, params in PRESET_PARAMS.items()}
+PRESET_OPTIONS = {name: params.spec_options() for name, params in PRESET_PARAMS.items()}
 
 
 def _options(*names) -> dict:
@@ -93,7 +93,7 @@ class Bot:
     def __init__(self, **options):
         self.config = dict(self.defaults)
         if "preset" in options:
-            self.config.update(PRESETS[options["preset"]])
+            self.config.update(PRESET_OPTIONS[options["preset"]])
         self.config.update(options)
         self.seed = self.config["seed"]
         self.calls = 0
@@ -164,7 +164,7 @@ class IsmctsBot(_SearchBot):
     name = "ismcts"
     determinize = True
     options = dict(SPEC_OPTIONS)        # every option of a search, and preset=
-    defaults = dict(PRESETS["default"], workers=1, seed=0)
+    defaults = dict(PRESET_OPTIONS["default"], workers=1, seed=0)
     last_result = None          # the SearchResult of the last decision searched
 
     def check_players(self, players: int) -> None:

@@ -41,7 +41,7 @@ PROBE = textwrap.dedent('''
 
     sys.meta_path.insert(0, Finder())
     from cli.main import main
-    from cli.suggest_cmd import search_params
+    from cli.suggest_cmd import suggest_params
     from cli.web.checks import check_bot
     from mcts import SearchParams, make_bot
     from mcts.play.bots import OPTIONS, IsmctsBot
@@ -64,7 +64,7 @@ PROBE = textwrap.dedent('''
     found["bots_json"] = "throwaway" in json.loads(run("bots", "--json").stdout)["options"]
     found["markdown"] = run("bots", "--markdown").stdout
     found["suggest_help"] = run("suggest", "--help").stdout
-    found["shorthand"] = search_params(None, {"throwaway": 0.5}, 2).throwaway
+    found["shorthand"] = suggest_params(None, {"throwaway": 0.5}, 2).throwaway
     found["web"] = check_bot("ismcts:throwaway=0.5,iterations=10", 30, "bot").params.throwaway
     print(json.dumps(found))
 ''')

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from cli.main import main
 from cli.web.app import create_app
 from mcts.play.bots import make_bot
-from mcts.play.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, elo_fit, level_spec,
-                         pair_results)
+from mcts.play.elo import elo_fit, pair_results
+from mcts.play.levels import ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, level_spec
 from web_helpers import error_of
 from helpers import ROOT
 

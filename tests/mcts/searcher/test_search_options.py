@@ -8,7 +8,8 @@ from helpers import edit, fresh, ROOT
 import ulm
 from mcts import make_bot, search
 from mcts.searcher import _search
-from mcts.play.bots import OPTIONS, PRESETS, IsmctsBot
+from mcts.play.bots import OPTIONS, IsmctsBot
+from mcts.play.bots import PRESET_OPTIONS as PRESETS
 from mcts.searcher.evaluation import EVAL_WEIGHTS, eval_parameters, predict, win_chances
 from mcts.searcher.search import ActionStats, _rank_by_value
 from mcts.searcher._search import Searcher

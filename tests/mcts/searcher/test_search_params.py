@@ -9,7 +9,7 @@ from helpers import assert_input_error, fresh, ROOT
 
 from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
-from mcts.play.bots import PRESETS as BOT_PRESETS
+from mcts.play.bots import PRESET_OPTIONS as BOT_PRESETS
 from mcts.play.bots import OPTIONS, params_from_spec
 from mcts.searcher.evaluation import WEIGHT_SETS
 from mcts.searcher.params import MAX_HORIZON, MAX_WEIGHT
