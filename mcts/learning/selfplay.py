@@ -169,9 +169,8 @@ def play_selfplay_game(args) -> dict:
                 scores, chances = _search.eval_outcome_of(cut, score_w, win_w)
                 escore.append(scores)
                 ewin.append(chances)
-                raw = cut.raw()
-                rounds.append(raw["round"])
-                movers.append(raw["turn_player"])
+                rounds.append(cut.round())
+                movers.append(cut.turn_player())
                 if value_iterations:
                     found = search(cut, iterations=value_iterations,
                                    seed=derive_seed(game_seed, step, VALUE_STREAM),

@@ -33,6 +33,7 @@ search starts (a horizon in rounds, "2r", needs the player count).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 from dataclasses import dataclass
@@ -302,10 +303,13 @@ def option(default, check, help: str, **declared) -> Any:
         "option": Option(check=check, help=help, default=default, **declared)})
 
 
-def _declared(cls, names: dict | None = None) -> list:
-    """The Options of the fields of `cls`, each named by its field (or `names`)."""
-    return [dataclasses.replace(f.metadata["option"], name=(names or {}).get(f.name, f.name))
-            for f in dataclasses.fields(cls) if "option" in f.metadata]
+@functools.cache
+def _declared(cls) -> tuple:
+    """The Options of the fields of `cls`, each named by its field (the
+    evaluation's kind: "evaluation"), read once."""
+    names = EVALUATION_FIELDS if cls is Evaluation else {}
+    return tuple(dataclasses.replace(f.metadata["option"], name=names.get(f.name, f.name))
+                 for f in dataclasses.fields(cls) if "option" in f.metadata)
 
 
 def check_budget(iterations, time) -> tuple:
@@ -424,7 +428,7 @@ class Evaluation:
         self.validate()
 
     def validate(self) -> None:
-        for opt in _declared(Evaluation, EVALUATION_FIELDS):
+        for opt in _declared(Evaluation):
             opt.check(opt.name, getattr(self, EVALUATION_NAMES[opt.name]))
         if self.model is not None and self.kind != "learned":
             raise OptionError("model", self.model, f"a model is a learned evaluation, "
@@ -640,7 +644,7 @@ def _spec_value(value) -> str:
 def _table() -> dict:
     options: list = []
     for opt in _declared(SearchParams):
-        options += _declared(Evaluation, EVALUATION_FIELDS) if opt.name == "evaluation" else [opt]
+        options += _declared(Evaluation) if opt.name == "evaluation" else (opt,)
     return {opt.spec: opt for opt in options if opt.spec is not None}
 
 
