@@ -313,6 +313,16 @@ def test_suggest_bot_takes_a_preset():
                         "--workers", 2)["stats"]["iterations"] == 10000
 
 
+def test_suggest_bot_level_searches_the_level_s_budget():
+    """level:N is the level's spec, its budget included (not suggest's 10,000);
+    a shorthand the level does not set still adds to it."""
+    from mcts.play.levels import LEVELS
+    for level in LEVELS[:3]:
+        budget = params_from_spec(level.spec).iterations
+        data = suggest_json("--bot", f"level:{level.number}", "--seed", 2)
+        assert data["stats"]["iterations"] == budget and data["stats"]["seed"] == 2
+
+
 @pytest.mark.parametrize("args, words", [
     # wrong type
     (["--bot", "ismcts:c=abc"], ["--bot: bot spec", "c: the exploration constant must be a "
