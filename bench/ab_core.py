@@ -6,7 +6,7 @@
     python bench/ab_core.py /tmp/old . --search baseline [--iterations 6000]
 
 With --search PRESET each run times `mcts.searcher.search` with that preset's options
-(`mcts.play.bots.PRESETS`) for a fixed number of iterations at seat 0's first push
+(`mcts.searcher.params.PRESETS`) for a fixed number of iterations at seat 0's first push
 of the seed-1 game (the `ulm bench` opening), instead of random playouts; the
 figures are then iterations/s.
 
@@ -46,11 +46,11 @@ SEARCH_CHILD = """
 import time
 from ulm.game import Game
 from mcts import search
-from mcts.play.bots import search_options
+from mcts.searcher.params import PRESETS
 state = Game(players={players}, variant={variant!r}).new_game(1)
 state.apply_action(1)           # the draw (forced)
 state.resolve_chance()
-opts = search_options({preset!r})
+opts = {{"params": PRESETS[{preset!r}]}}
 search(state, iterations=200, seed=1, **opts)
 w0, c0 = time.perf_counter(), time.process_time()
 search(state, iterations={games}, seed=1, **opts)

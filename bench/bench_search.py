@@ -22,7 +22,7 @@ except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checko
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.play.bots import search_options  # noqa: E402
+from mcts.searcher.params import PRESETS as SEARCH_PRESETS  # noqa: E402
 from ulm.benchmarks import midgame_state  # noqa: E402
 
 TARGET_ONE_CORE = 5000
@@ -60,7 +60,7 @@ def rate(state, seconds, workers=1, rollout="random", **options):
 def preset_rate(state, preset, seconds):
     """(iterations per wall second, per CPU second) of one search with a preset."""
     wall, cpu = time.perf_counter(), time.process_time()
-    result = search(state, time=seconds, seed=1, **search_options(preset))
+    result = search(state, time=seconds, seed=1, params=SEARCH_PRESETS[preset])
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return result.iterations / wall, result.iterations / max(cpu, 1e-9), result
 
@@ -82,7 +82,7 @@ def test_ismcts_opening_one_core(benchmark):
 def _preset_bench(benchmark, state, preset):
     n = ITERATIONS // 4
     benchmark.pedantic(search, args=(state,),
-                       kwargs=dict(iterations=n, seed=1, **search_options(preset)),
+                       kwargs=dict(iterations=n, seed=1, params=SEARCH_PRESETS[preset]),
                        rounds=3, iterations=1)
     benchmark.extra_info["iterations_per_second"] = round(n / benchmark.stats.stats.mean)
 

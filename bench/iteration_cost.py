@@ -34,11 +34,11 @@ def _child(position: str, players: int, preset: str, iterations: int) -> None:
     """Inside valgrind: grow one tree by `iterations` iterations, as the bots'
     search() does (only its compiled loop is counted)."""
     from bench_search import midgame, opening
-    from mcts.play.bots import search_options
+    from mcts.searcher.params import PRESETS as SEARCH_PRESETS
     from mcts.searcher.search import search
 
     state = opening(players) if position == "opening" else midgame(players)
-    search(state, iterations=iterations, seed=1, **search_options(preset))
+    search(state, iterations=iterations, seed=1, params=SEARCH_PRESETS[preset])
 
 
 def count(position: str, players: int, preset: str, iterations: int,

@@ -20,7 +20,7 @@ except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checko
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
 from mcts.searcher import _search  # noqa: E402
-from mcts.play.bots import search_options  # noqa: E402
+from mcts.searcher.params import PRESETS  # noqa: E402
 
 
 def positions(players: int, games: int):
@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
     counts = {"default": [], "baseline": []}
     for state, step in positions(players, games):
         for preset in counts:
-            result = search(state, time=seconds, seed=step, **search_options(preset))
+            result = search(state, time=seconds, seed=step, params=PRESETS[preset])
             if not result.forced:
                 counts[preset].append(result.iterations)
     for preset, its in counts.items():

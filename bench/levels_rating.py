@@ -21,7 +21,8 @@ import random
 from pathlib import Path
 
 from mcts.play.cluster import open_executor
-from mcts.play.levels import ANCHORS, LEVELS, elo_fit, pair_results
+from mcts.play.elo import elo_fit, pair_results
+from mcts.play.levels import ANCHORS, LEVELS
 from mcts.play.tournament import TournamentConfig, run_tournament
 from ulm.numbers import seed_argument, whole_argument
 

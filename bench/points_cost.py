@@ -32,7 +32,7 @@ except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checko
 search_module = importlib.import_module("mcts.searcher.search")   # the module (mcts.searcher.search is
 #                                                          also the name of its function)
 from bench_search import midgame, opening  # noqa: E402
-from mcts.play.bots import search_options  # noqa: E402
+from mcts.searcher.params import PRESETS as SEARCH_PRESETS  # noqa: E402
 
 POSITIONS = (("opening", opening), ("mid-game", midgame))
 PRESETS = ("default", "baseline")
@@ -57,7 +57,7 @@ def rate(state, preset: str, on: bool, iterations: int) -> tuple:
     with points(on):
         cpu = time.process_time()
         result = search_module.search(state, iterations=iterations, seed=1,
-                                      **search_options(preset))
+                                      params=SEARCH_PRESETS[preset])
         cpu = time.process_time() - cpu
     return iterations / max(cpu, 1e-9), [(a.action, a.visits) for a in result.actions]
 

@@ -20,11 +20,11 @@ except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checko
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.play.bots import search_options  # noqa: E402
+from mcts.searcher.params import PRESETS  # noqa: E402
 
 
 def main(positions: int = 30, n: int = 1000) -> int:
-    opts = search_options("default")
+    opts = {"params": PRESETS["default"]}
     same = compared = kept = noise = 0
     for seed in range(positions):
         s = ulm.Game(players=2).new_game(seed)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import errno
 import math
-import re
 import sys
 
 import click
@@ -18,14 +17,13 @@ class InputError(click.ClickException):
 
 
 def worded(exc: Exception, options: dict) -> InputError:
-    """A library's error, which names its setting (`games: at most ...`), worded
-    by the command-line option that gives it (`--games: at most ...`; options:
-    setting -> option)."""
-    message = str(exc)
-    found = re.match(r"\w*", message)      # "param 'c=x': ..." names param too
-    name = found.group() if found else ""
-    option = options.get(name) if message[len(name):len(name) + 1] in (":", " ") else None
-    return InputError(option + message[len(name):] if option else message)
+    """A library's error, which names its setting as data (ulm.errors.OptionError:
+    `games`, "at most ..."), worded by the command-line option that gives it
+    (`--games: at most ...`; options: setting -> option); any other error as it is."""
+    from ulm.errors import OptionError
+    if isinstance(exc, OptionError) and exc.field in options:
+        return InputError(exc.in_words(options))
+    return InputError(str(exc))
 
 
 class FiniteFloatRange(click.FloatRange):

@@ -9,7 +9,7 @@ from cli import HELP, InputError, fail_on_input_errors, needs_extra
 from cli.picture_opts import read_position_arg, write_pictures
 from ulm import ACTION_NAMES, SEATS
 from ulm.decisions import DecisionError
-from ulm.follow import apply_decision, keep_is_hidden, options, setup_draw
+from ulm.follow import apply_decision, hidden_keep_words, keep_is_hidden, options, setup_draw
 from ulm.positions import dumps, state_to_position
 from ulm.render import plural
 
@@ -97,8 +97,8 @@ def _listing(state, viewer, position: dict) -> dict:
     entries = [{"name": words, "action": a if isinstance(a, int) else None,
                 "engine_name": ACTION_NAMES[a] if isinstance(a, int) else None}
                for words, a in options(state, viewer)]
-    if keep_is_hidden(state, viewer) and state.raw()["n_looked_cards"] > 2:
-        entries.append({"name": "kept a card, discarded ...", "action": None,
+    if keep_is_hidden(state, viewer) and state.looked_card_count() > 2:
+        entries.append({"name": hidden_keep_words(state, viewer), "action": None,
                         "engine_name": None})    # the discards of 3+ cards looked at: in words
     chance = state.is_chance_node()
     mover = state.current_player()

@@ -7,7 +7,7 @@ import os
 import click
 
 from cli import HELP
-from mcts.play.bots import search_options
+from mcts.searcher.params import PRESETS
 from mcts.searcher.search import NODE_BYTES, VALUE_BYTES, search
 from ulm import STATE_BYTES
 from ulm.benchmarks import (
@@ -63,7 +63,7 @@ def bench(as_json, quick):
         r1 = search(state, iterations=iters, seed=1, rollout="random", workers=1)
         figures[f"ismcts_iterations_per_second_{label}_1core"] = round(r1.iterations_per_second)
         for preset in ("default", "baseline"):
-            r = search(state, time=1.0 * scale + 0.2, seed=1, **search_options(preset))
+            r = search(state, time=1.0 * scale + 0.2, seed=1, params=PRESETS[preset])
             figures[f"ismcts_{preset}_iterations_per_second_{label}"] = round(
                 r.iterations_per_second)
     workers = os.cpu_count() or 1

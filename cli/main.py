@@ -24,7 +24,7 @@ from cli.picture_opts import STDIN, read_position_arg, read_stdin, write_picture
 from ulm import SEATS
 from ulm.board import parse_board
 from ulm.extras import MissingExtra
-from ulm.game import Game
+from ulm.game import VARIANTS, Game
 from ulm.jsonfile import loads, read_text, write_atomically
 from ulm.positions import PositionError, dumps, position_to_state, state_to_position
 from ulm.records import RecordError, load_record, replay
@@ -94,7 +94,7 @@ def main():
 
 @main.command("new")
 @click.option("--players", type=click.IntRange(2, 4), default=4, help="Number of players.")
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic")
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0])
 @click.option("--seed", type=SEED, default=0, help="Seed of the set-up draws.")
 @click.option("--as", "viewer", type=SEAT, default=None,
               help="Write the view of this seat (what that player knows) instead of the full state.")

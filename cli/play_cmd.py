@@ -23,7 +23,7 @@ from cli import (
     worded,
     workers_option,
 )
-from mcts.play.bots import BOTS, OPTIONS, PRESETS, make_bot
+from mcts.play.bots import BOTS, OPTIONS, PRESET_OPTIONS, make_bot
 from mcts.play.bot_game import play_game
 from mcts.play.levels import HIGHEST, LEVELS, LOWEST, described, level_of, rating
 from mcts.play.reports import format_table
@@ -35,6 +35,8 @@ from mcts.play.tournament import (
     validate_config,
 )
 from ulm import SEATS
+from ulm.errors import OptionError
+from ulm.game import VARIANTS
 from ulm.records import RecordError, load_record
 
 # The tournament's settings (mcts.play.tournament) -> the options that give them.
@@ -76,7 +78,7 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the deal (default 0; with --human a secret seed, named in the "
                    "record when the game is over: a seed you give deals cards you can know).")
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0], show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="A corrected board table.")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Save the game record here (replay it with `ulm replay`).")
@@ -157,8 +159,8 @@ def _level_bots(level: str, bots, humans, players, resume) -> str:
         raise InputError("--level: give --bots or --level, not both")
     try:
         level_of(level)
-    except ValueError as exc:
-        raise InputError(f"--level: {exc}") from None
+    except OptionError as exc:
+        raise InputError(exc.in_words(name="--level")) from None
     return ",".join([f"level:{level.strip()}"] * (1 if humans else players or 2))
 
 
@@ -212,7 +214,7 @@ def _split_specs(text: str) -> list[str]:
 @workers_option()
 @scheduler_option()
 @seed_option()
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0], show_default=True)
 @click.option("--board", type=click.Path(dir_okay=False), default=None)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Folder for games.jsonl, games.csv, results.json and win_rates.png; "
@@ -256,8 +258,11 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
 
 @click.command("bots", context_settings=HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the bots and options as JSON.")
-def bots_cmd(as_json):
-    """List the bots and their options (a bot spec is NAME or NAME:OPTION=VALUE,...).
+@click.option("--markdown", is_flag=True,
+              help="Print the options as a Markdown table (the one in docs/commands.md).")
+def bots_cmd(as_json, markdown):
+    """List the levels, the bots and their options (a bot spec is NAME or
+    NAME:OPTION=VALUE,..., or level:N).
 
     Example: ulm play --bots ismcts:iterations=5000,seed=2,greedy
     """
@@ -266,10 +271,15 @@ def bots_cmd(as_json):
         doc = (cls.__doc__ or "").strip().split("\n")[0]
         table[name] = {"about": doc, "options": {
             opt: _default_text(cls, opt) for opt in cls.options}}
-    if as_json:
-        click.echo(json.dumps({"bots": table, "options": {k: v[1] for k, v in OPTIONS.items()},
-                               "presets": PRESETS, "levels": _levels()}, indent=1))
+    if markdown:
+        click.echo(options_markdown(table))
         return
+    if as_json:
+        click.echo(json.dumps({"bots": table, "options": {k: v.help for k, v in OPTIONS.items()},
+                               "presets": PRESET_OPTIONS, "levels": _levels()}, indent=1))
+        return
+    _echo_levels()      # what a player meets first: the levels, by name
+    click.echo("")
     width = max(len(n) for n in table)
     click.echo("Bots (`ulm play --bots NAME:OPTION=VALUE,...`, `ulm tournament`, "
                "`ulm play --human`):")
@@ -278,15 +288,25 @@ def bots_cmd(as_json):
     click.echo("")
     click.echo("Options (the bots that take each, with its default there):")
     owidth = max(len(o) for o in OPTIONS)
-    for opt, (_, meaning) in OPTIONS.items():
+    for opt, declared in OPTIONS.items():
         takers = ", ".join(f"{name} {entry['options'][opt]}" for name, entry in table.items()
                            if opt in entry["options"])
-        click.echo(f"  {opt:<{owidth}}  {meaning}")
+        click.echo(f"  {opt:<{owidth}}  {declared.help}")
         click.echo(f"  {'':<{owidth}}  [{takers}]")
     click.echo("")
-    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESETS))
-    click.echo("")
-    _echo_levels()
+    click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESET_OPTIONS))
+
+
+def options_markdown(table: dict) -> str:
+    """The bots' options as a Markdown table: each option with its meaning, the
+    bots that take it with their defaults, and `ulm suggest`'s shorthand."""
+    rows = ["| option | meaning | bots (default) | `ulm suggest` |", "|---|---|---|---|"]
+    for opt, declared in OPTIONS.items():
+        takers = ", ".join(f"{name} {entry['options'][opt]}" for name, entry in table.items()
+                           if opt in entry["options"])
+        short = f"`{declared.shorthand}`" if declared.shorthand else ""
+        rows.append(f"| `{opt}` | {declared.help} | {takers} | {short} |")
+    return "\n".join(rows)
 
 
 def _levels() -> list[dict]:
@@ -313,9 +333,9 @@ def _default_text(cls, option: str) -> str:
     as mcts.searcher.search's defaults are), or 'none'."""
     if option == "preset":
         return "default"
-    if option not in cls.defaults:
+    value = cls.defaults.get(option, OPTIONS[option].default)     # the option's own default
+    if option == "time" and value is None:
         return "none"
-    value = cls.defaults[option]
     if value is None:
         return "auto"
     return str(value).lower() if isinstance(value, bool) else str(value)

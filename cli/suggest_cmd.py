@@ -14,17 +14,14 @@ import click
 
 from cli import (
     HELP,
-    SEED,
-    FiniteFloatRange,
     InputError,
-    iterations_option_type,
     needs_extra,
-    seconds_option_type,
 )
-from mcts import MAX_WORKERS, SCALED_C, search
-from mcts.play.bots import params_from_spec
-from mcts.searcher.params import PRESETS, SearchParams
-from ulm import SEATS
+from mcts import search
+from mcts.play.bots import params_from_spec, written_options
+from mcts.searcher.params import (BY_FIELD, OPTIONS, PRESETS, SHORTHANDS, Option, OptionError,
+                                  SearchParams)
+from ulm import NUM_ROUNDS, SEATS
 from ulm.positions import PositionError, load_position
 
 DEFAULT_ITERATIONS = 10000
@@ -50,17 +47,39 @@ def _fail(message: str) -> NoReturn:
     raise InputError(message)
 
 
-# The options that are shorthands of a --bot spec's: option -> SearchParams field
-# (the spec's word too).
-SHORTHANDS = {"--iterations": "iterations", "--time": "time", "--workers": "workers",
-              "--seed": "seed", "--c": "c", "--rollout": "rollout"}
+class OptionType(click.ParamType):
+    """A shorthand of a search option (mcts.searcher.params.SHORTHANDS): its text
+    read and checked by the option's own declaration, refused in its words."""
+
+    def __init__(self, option: Option):
+        self.option = option
+        self.name = option.spec or option.name
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        try:
+            return self.option.read(value)
+        except OptionError as exc:
+            self.fail(exc.message, param, ctx)
 
 
-def _spec_keys(spec: str) -> set:
-    """The options written in a (well-formed) bot spec; a budget counts as both."""
-    _, _, rest = spec.partition(":")
-    keys = {part.partition("=")[0].strip() for part in rest.split(",") if part.strip()}
-    return keys | ({"iterations", "time"} if keys & {"iterations", "time"} else set())
+def shorthand_options(command):
+    """The options of `command` that are shorthands of the search's options
+    (mcts.searcher.params.SHORTHANDS, the option table): each read by its
+    Option, default its field's (not given: the spec's or the search's)."""
+    for flag, declared in reversed(SHORTHANDS.items()):
+        command = click.option(flag, declared.name, type=OptionType(declared), default=None,
+                               help=f"{declared.help[:1].upper()}{declared.help[1:]} "
+                                    f"[default: {_default_words(declared)}; the spec's "
+                                    f"{declared.spec}=].")(command)
+    return command
+
+
+def _default_words(declared: Option) -> str:
+    if declared.name == "iterations":
+        return f"{DEFAULT_ITERATIONS} without --time"
+    return "auto" if declared.default is None else str(declared.default)
 
 
 def _bot_params(spec: str, players: int) -> SearchParams:
@@ -77,30 +96,37 @@ def _bot_params(spec: str, players: int) -> SearchParams:
     return params
 
 
-def search_params(bot, given: dict, players: int) -> SearchParams:
+def suggest_params(bot, given: dict, players: int) -> SearchParams:
     """The search of `ulm suggest`: the --bot spec's params (none: the default
     search with DEFAULT_ITERATIONS) with the shorthand options `given` on the
-    command line (option -> value); one given that the spec writes too is an
-    error, as are values the search refuses (worded by their option)."""
-    changes = {SHORTHANDS[option]: value for option, value in given.items()}
+    command line (field -> value). One rule: a shorthand may add to a spec
+    what it does not set (a level's spec counts as written: `level:2` sets its
+    budget), and one that the spec sets too is an error."""
+    changes = dict(given)
     if bot is None:
         base = SearchParams(iterations=DEFAULT_ITERATIONS)
     else:
         base = _bot_params(bot, players)
-        written = _spec_keys(bot) if ":" in bot else set()
-        for option, name in SHORTHANDS.items():
-            if option in given and name in written:
-                _fail(f"{option}: the --bot spec sets {name} too; give it once")
-        if not written & {"iterations", "time"} and not changes.keys() & {"iterations", "time"}:
+        spec, written = written_options(bot)
+        fields = {OPTIONS[key].name for key in written if key in OPTIONS}
+        if fields & {"iterations", "time"}:     # a budget counts as both
+            fields |= {"iterations", "time"}
+        for name in changes:
+            if name in fields:
+                where = "" if spec == bot.strip() else f" ({bot.strip()} is {spec})"
+                _fail(f"{BY_FIELD[name].shorthand}: the --bot spec sets {name} too{where}; "
+                      "give it once")
+        if not fields & {"iterations", "time"} and not changes.keys() & {"iterations", "time"}:
             changes["iterations"] = DEFAULT_ITERATIONS
     if changes.keys() & {"iterations", "time"}:
         changes = {"iterations": None, "time": None, **changes}
     try:
         return base.replace(**changes)
-    except ValueError as exc:
-        name, _, rest = str(exc).partition(": ")
-        named = {field: option for option, field in SHORTHANDS.items()}.get(name)
-        _fail(f"{named}: {rest}" if named else str(exc))
+    except OptionError as exc:      # options that do not go together, by the option given
+        declared = BY_FIELD.get(exc.field or "")
+        if declared is not None and declared.shorthand and declared.name in given:
+            _fail(exc.in_words(name=declared.shorthand))
+        _fail(str(exc))
 
 
 def _percent(x):
@@ -109,15 +135,15 @@ def _percent(x):
 
 def format_result(result, state, seat, path) -> str:
     """The human-readable report of a search."""
-    raw = state.raw()
     n = result.num_players
-    lines = [f"Position {path}: {SEATS[seat]} to move, round {raw['round'] + 1} of 10, "
-             f"{n} players", ""]
+    lines = [f"Position {path}: {SEATS[seat]} to move, round {state.round() + 1} of "
+             f"{NUM_ROUNDS}, {n} players", ""]
     if result.forced:
         lines.append(f"The only legal decision: {result.best_action_name}. The estimates "
                      "below are those of the position behind it.")
         lines.append("")
-        return "\n".join(lines + _totals(result, seat))
+        return "\n".join(lines + _totals(result, seat, "Chances to win and expected final "
+                                                         "scores after it:"))
     line = result.principal_line()
     lines.append("Recommended decisions for the rest of the turn:")
     width = max([len(s.name) for s in line] + [len("decision")]
@@ -135,21 +161,23 @@ def format_result(result, state, seat, path) -> str:
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "
-                 f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>4}")
+                 f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>5}")
     for a in result.actions[:TOP_ALTERNATIVES]:
         lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
-                     f"{_percent(a.estimate):>8}  {100 * a.estimate_error:5.1f}  "
-                     f"{_points(a, seat)}")
+                     f"{_percent(a.estimate):>8}  {_error(100 * a.estimate_error)}  "
+                     f"{_points(a, seat)}".rstrip())
+    if len(result.actions) > TOP_ALTERNATIVES:
+        lines.append(f"  ... and {len(result.actions) - TOP_ALTERNATIVES} more decisions "
+                     "(--json lists them all)")
     lines.append(f"  estimate: the figure the search ranks by (its visits go to the best): "
                  f"{SEATS[seat]}'s mean result after the decision (about the chance to win, "
                  "plus a little for the score margin) mixed with the best line's evaluation "
-                 "(implicit minimax); ±: its standard error")
+                 "(implicit minimax), so not the chance to win shown below; ±: its standard "
+                 "error, in percentage points")
     lines.append(f"  points: {SEATS[seat]}'s expected final score after the decision (VP; "
                  "where a playout stops at the search's horizon, the evaluation's forecast "
                  "there); lead: the expected margin over the best other seat, ± its standard "
                  "error")
-    if len(result.actions) > TOP_ALTERNATIVES:
-        lines.append(f"  ... {len(result.actions) - TOP_ALTERNATIVES} more")
     lines.append("")
     return "\n".join(lines + _breakdown(result) + _totals(result, seat))
 
@@ -159,7 +187,17 @@ def _points(action, seat) -> str:
     if action.margin is None:
         return ""
     return (f"{action.expected_score[seat]:6.1f}  {action.margin:+6.1f}  "
-            f"{action.margin_error:4.1f}")
+            f"{_error(action.margin_error)}")
+
+
+def _error(value: float) -> str:
+    """A standard error in a column of 5, with the precision it has: one
+    decimal, or two significant digits below 0.1 (never a bare 0.0)."""
+    if value >= 0.1:
+        return f"{value:5.1f}"
+    if value <= 0:
+        return f"{0:5d}"
+    return f"{value:5.2g}" if value >= 0.001 else f"{value:5.0e}"
 
 
 BREAKDOWN_ROWS = 5          # the sources that differ most
@@ -184,9 +222,11 @@ def _plural(count, word):
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
-def _totals(result, seat) -> list:
+def _totals(result, seat, heading: str = "Chances to win and expected final scores over "
+            "the whole search (every iteration, the other decisions tried included: the "
+            "position's chances, not one decision's):") -> list:
     """The win probabilities, expected scores and the search's figures."""
-    lines = ["Win probability and expected final score:"]
+    lines = [heading]
     for p in range(result.num_players):
         who = SEATS[p] + (" (to move)" if p == seat else "")
         lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
@@ -203,17 +243,6 @@ def _totals(result, seat) -> list:
     return lines
 
 
-def _given(**values) -> dict:
-    """The shorthand options given on the command line (not by their defaults):
-    option -> value."""
-    from click.core import ParameterSource
-    ctx = click.get_current_context()
-    params = {"time": "seconds"}
-    return {f"--{name}": value for name, value in values.items()
-            if ctx.get_parameter_source(params.get(name, name)) not in
-            (ParameterSource.DEFAULT, None)}
-
-
 @click.command("suggest", context_settings=HELP)
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--bot", "bot", default=None, metavar="SPEC",
@@ -221,20 +250,7 @@ def _given(**values) -> dict:
                    "ismcts:preset=v0.2,c=1.2, or a preset's name (v0.2). The options below "
                    "are its shorthands; one the spec also sets is an error. Without a budget "
                    f"in either: {DEFAULT_ITERATIONS} iterations.")
-@click.option("--iterations", type=iterations_option_type(), default=None,
-              help=f"Iteration budget (default {DEFAULT_ITERATIONS} when --time is not given).")
-@click.option("--time", "seconds", type=seconds_option_type(), default=None,
-              help="Time budget in seconds (instead of --iterations).")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
-              help="Independent search trees in parallel processes (root parallelism); "
-                   "at most the machine's CPUs, but at least 8 are allowed.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the search; the same seed and iterations give the same advice.")
-@click.option("--c", "c", type=FiniteFloatRange(min=0), default=None,
-              help=f"UCB exploration constant [default: {SCALED_C}, times the spread of the "
-                   f"rewards (the default search's scaled exploration)].")
-@click.option("--rollout", type=click.Choice(["random", "heuristic"]), default="heuristic",
-              show_default=True, help="Playout policy below the tree.")
+@shorthand_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -242,17 +258,15 @@ def _given(**values) -> dict:
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, writable=True), default=None,
               callback=needs_extra("cairosvg", "picture"),
               help="Draw the board with the recommended decisions into this PNG file.")
-def suggest(position, bot, iterations, seconds, workers, seed, c, rollout, as_json, quiet,
-            svg_out, png_out):
+def suggest(position, bot, as_json, quiet, svg_out, png_out, **shorthands):
     """Suggest the decisions of the player to move in POSITION (ISMCTS).
 
     The search uses only what the player to move can know: hidden cards and
     coats of arms in the file are redealt on every iteration.
     """
-    if iterations is not None and seconds is not None:
+    given = {name: value for name, value in shorthands.items() if value is not None}
+    if {"iterations", "time"} <= given.keys():
         raise click.UsageError("give either --iterations or --time, not both")
-    given = _given(iterations=iterations, time=seconds, workers=workers, seed=seed, c=c,
-                   rollout=rollout)
     try:
         if position == "-":
             from cli.picture_opts import read_position_arg
@@ -268,7 +282,7 @@ def suggest(position, bot, iterations, seconds, workers, seed, c, rollout, as_js
     if seat != mover:
         _fail(f"{position}: {SEATS[seat]} is not the player to move ({SEATS[mover]} is)")
 
-    params = search_params(bot, given, state.num_players())
+    params = suggest_params(bot, given, state.num_players())
     iterations = params.iterations
     bar = _progress_bar(iterations, params.time, not (as_json or quiet))
     progress = None

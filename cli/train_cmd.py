@@ -10,6 +10,8 @@ from cli import (HELP, SCHEDULER_HELP, SEED, FiniteFloatRange, InputError, check
                  fail_on_input_errors, json_option, needs_extra, players_option, quiet_option,
                  scheduler_option, workers_option, worded)
 from mcts import MAX_ITERATIONS, MAX_WORKERS
+from ulm.errors import OptionError
+from ulm.game import VARIANTS
 from mcts.searcher.model import MAX_HIDDEN
 from mcts.play.tournament import MAX_GAMES, TournamentError
 from mcts.learning.train import MAX_BATCH, MAX_EPOCHS, TARGETS
@@ -33,15 +35,18 @@ FIT_OPTIONS = {"kind": "--model", "inputs": "--inputs", "target": "--target",
                "hidden": "--hidden", "lr": "--lr", "l2": "--l2"}
 
 
+# a self-play's settings (mcts.learning.selfplay.SelfplayConfig), as the options give them
+SELFPLAY_OPTIONS = {"spec": "--bots", "players": "--players", "games": "--games",
+                    "variant": "--variant", "sample": "--sample", "horizon": "--horizon",
+                    "value_iterations": "--value-iterations"}
+
+
 def _fit_error(exc: Exception) -> InputError:
     """A fit's error worded by its option (the library names its settings)."""
     from mcts.learning.train import FitDiverged
-    text = str(exc)
     if isinstance(exc, FitDiverged):
-        return InputError(f"--lr, --l2: {text}")
-    name, _, rest = text.partition(": ")
-    option = FIT_OPTIONS.get(name)
-    return InputError(f"{option}: {rest}" if option else text)
+        return InputError(f"--lr, --l2: {exc}")
+    return worded(exc, FIT_OPTIONS)
 
 
 def _target_option(help: str):
@@ -98,7 +103,7 @@ def train():
               help="The bot of every seat (default ismcts:preset=v0.2,iterations=300).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the run: game g is dealt from derive_seed(seed, g).")
-@click.option("--variant", type=click.Choice(["basic", "advanced"]), default="basic",
+@click.option("--variant", type=click.Choice(VARIANTS), default=VARIANTS[0],
               show_default=True)
 @click.option("--sample", type=FiniteFloatRange(0, 1, min_open=True), default=1.0,
               show_default=True, help="Share of the turn starts kept as positions.")
@@ -129,9 +134,8 @@ def selfplay_cmd(games, players, spec, seed, variant, sample, horizon, value_ite
                          value_iterations=value_iterations)
     try:
         cfg.validate()
-    except ValueError as exc:
-        where = "--bots" if "spec" in str(exc) else "--" + str(exc).split(":")[0].replace("_", "-")
-        raise InputError(f"{where}: {exc}") from None
+    except OptionError as exc:          # the setting as data: its option
+        raise worded(exc, SELFPLAY_OPTIONS) from None
     _check_out(out)
     check_workers_or_scheduler(scheduler)
     try:

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 import ulm  # noqa: E402
 from mcts import search  # noqa: E402
-from mcts.play.bots import make_bot, search_options  # noqa: E402
+from mcts.play.bots import make_bot, params_from_spec  # noqa: E402
 
 PLAYER = "ismcts:preset=v0.2,iterations=300"
 
@@ -81,8 +81,8 @@ def compare(found: list, ref: list, n: int, opts: dict, seed: int = 1) -> tuple:
 def main(spec: str = "ismcts:preset=v0.2", count: int = 60, reference: int = 64_000,
          other: str | None = None) -> int:
     try:
-        opts = search_options(make_bot(spec).config)
-        other_opts = search_options(make_bot(other).config) if other else None
+        opts = {"params": params_from_spec(spec)}
+        other_opts = {"params": params_from_spec(other)} if other else None
     except ValueError as exc:
         print(f"decision_agreement.py: {exc}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 from ulm._fastcore import (  # noqa: E402
     ACTION_KINDS, ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DECISION_COUNT, DESCENDANTS,
-    OBSERVATION_SEAT_FIELDS, OBSERVATION_SIZE, OBSERVATION_SLICES, PHASES,
+    NUM_ROUNDS, OBSERVATION_SEAT_FIELDS, OBSERVATION_SIZE, OBSERVATION_SLICES, PHASES,
     PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER, QUARTERS, RIVER_LENGTH, SEATS, SOURCES, STATE_BYTES,
     TASKS, TERMINAL, TOWER_TILES, IllegalActionError, State, action_fields, action_id,
     derive_seed,
@@ -27,8 +27,8 @@ from ulm import render as _render  # noqa: E402,F401  (str(state) draws the posi
 
 __all__ = [
     "ACTION_KINDS", "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS",
-    "DECISION_COUNT", "DESCENDANTS", "Game", "IllegalActionError", "OBSERVATION_SEAT_FIELDS",
-    "OBSERVATION_SIZE", "OBSERVATION_SLICES", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
+    "DECISION_COUNT", "DESCENDANTS", "Game", "IllegalActionError", "NUM_ROUNDS",
+    "OBSERVATION_SEAT_FIELDS", "OBSERVATION_SIZE", "OBSERVATION_SLICES", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
     "QUARTERS", "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
     "TOWER_TILES", "action_fields", "action_id", "decision_steps", "derive_seed", "load_board",
     "parse_seat",

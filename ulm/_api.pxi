@@ -110,6 +110,25 @@ cdef class State:
     def num_players(self):
         return self.s.num_players
 
+    def round(self):
+        """The round, counted from 0 (a game has NUM_ROUNDS; R-END-1), and
+        NUM_ROUNDS once the game is over."""
+        return self.s.round
+
+    def phase(self):
+        """The phase of the turn, an index of PHASES (R-TURN-1)."""
+        return self.s.phase
+
+    def turn_player(self):
+        """The seat whose turn it is, also during its chance events (where
+        current_player() is CHANCE)."""
+        return self.s.turn_player
+
+    def looked_card_count(self):
+        """How many cards the player to move is looking at (0 but during a
+        look): the count is seen by everyone, the cards only by that player."""
+        return self.s.n_looked_cards
+
     def returns(self):
         """Win shares at the end (ties share, R-END-3); zeros before."""
         cdef int won[MAX_PLAYERS]

@@ -6,6 +6,15 @@
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+# The facts Python reads as they are (ulm.NUM_ROUNDS, ulm.position_format): a
+# cpdef enum is a C constant here and a module-level int of ulm._fastcore.
+cpdef enum:
+    NUM_ROUNDS = 10             # a game is 10 rounds (R-END-1)
+    TILES_PER_COLOUR = 10
+    DESC_LAID_OUT = 4           # R-SETUP-2: on the Oath House's spaces
+    DESC_UNSEEN = -2            # not on the board: out of the game (or not yet laid out)
+    DESC_ON_BOARD = -1          # >= 0: the seat that owns it
+
 cdef enum:
     # colours; the action a tile gives is its colour's index
     GRAY = 0        # Money
@@ -37,9 +46,6 @@ cdef enum:
     CITY_GUARD = 6
     BARGE_DRIVER = 7
     NUM_DESCENDANTS = 8
-    DESC_LAID_OUT = 4   # R-SETUP-2: on the Oath House's spaces
-    DESC_UNSEEN = -2    # not on the board: out of the game (or not yet laid out)
-    DESC_ON_BOARD = -1  # >= 0: the seat that owns it
 
     # cards: 0..8 cathedral, 9..23 trade (5 Works of Art, 5 Goods, 5 Fustian),
     # 24..32 chronicle
@@ -76,12 +82,10 @@ cdef enum:
     TOWER_T11 = 10
     TOWER_T12 = 11
     NO_TOWER = -1
-    NUM_ROUNDS = 10
     MAX_PLAYERS = 4
     RIVER_LEN = 22
     SEALS_PER_PLAYER = 12
     CRESTS_PER_PLAYER = 3
-    TILES_PER_COLOUR = 10
 
     # river bonus spaces (R-BOARD-2)
     BONUS_NONE = 0

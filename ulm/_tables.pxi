@@ -31,6 +31,8 @@ PUSH_ENTRIES = tuple(
     + [f"column {c + 1} from top" for c in range(3)]
     + [f"column {c + 1} from bottom" for c in range(3)])
 SEATS = ("Red", "Blue", "Green", "Yellow")  # the players' colours, by seat
+# the rule variants, by the value of a state's `advanced` (R-TOWER: tower tiles in the advanced game)
+VARIANTS = ("basic", "advanced")
 PHASES = ("before draw", "push", "actions", "game over")
 TASKS = {TK_GRID_FILL: "grid fill", TK_PLAYER_TILE: "player tile", TK_DESC_REVEAL: "descendant reveal",
          TK_TOWER_REVEAL: "tower reveal", TK_DRAW_PUSH_TILE: "draw tile to push",
@@ -50,9 +52,6 @@ TERMINAL = TERMINAL_PLAYER
 ACTION_COUNT = NUM_ACTIONS
 RIVER_LENGTH = RIVER_LEN
 STATE_BYTES = sizeof(GameState)  # a clone copies this much
-DESC_ON_BOARD_ = DESC_ON_BOARD
-DESC_UNSEEN_ = DESC_UNSEEN
-TILES_PER_COLOUR_ = TILES_PER_COLOUR
 DESCENDANTS_LAID_OUT = DESC_LAID_OUT
 DECISION_COUNT = NUM_DECISIONS
 

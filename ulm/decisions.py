@@ -83,7 +83,7 @@ def _pending_task(state: State) -> int | None:
 
 def hidden_from(state: State, viewer: int | None) -> bool:
     """Does the pending chance event (a card or a coat) go where `viewer` cannot see it?"""
-    return viewer is not None and state.raw()["turn_player"] != viewer and _pending_task(
+    return viewer is not None and state.turn_player() != viewer and _pending_task(
         state) in _CARD_DRAWS + (_COAT_DRAW,)
 
 
@@ -93,7 +93,7 @@ def chance_name(state: State, action: int, viewer: int | None = None) -> str:
     kind = fields["kind"]
     if kind not in _CHANCE_SAID:
         raise ValueError(f"action: {ACTION_NAMES[action]!r} is not a chance outcome")
-    mover = SEATS[state.raw()["turn_player"]]
+    mover = SEATS[state.turn_player()]
     if kind in ("chance_card", "chance_coat") and hidden_from(state, viewer):
         return f"{mover} drew {HIDDEN_CARD if kind == 'chance_card' else HIDDEN_COAT}"
     field, said = _CHANCE_SAID[kind]
@@ -113,7 +113,7 @@ def _chance_alias(state: State, text: str, viewer: int | None) -> str | None:
     """A chance outcome in ordinary words -> its action name; "card", "coat" or "tile" for
     a draw whose outcome is not said; None when the words are not a chance outcome."""
     t = _norm(text)
-    mover = state.raw()["turn_player"]
+    mover = state.turn_player()
     seat_named = None
     for s, seat in enumerate(SEATS):
         if t.startswith(seat.lower() + " "):
@@ -249,7 +249,7 @@ def parse_words(state: State, text: str, viewer: int | None, hidden: bool,
         action = _IDS[alias]
         kind = action_fields(action)["kind"]
         if hidden and viewer is not None and kind in ("chance_card", "chance_coat"):
-            mover = SEATS[state.raw()["turn_player"]]
+            mover = SEATS[state.turn_player()]
             what = "card" if kind == "chance_card" else "coat"
             raise DecisionError(f"{text!r}: {SEATS[viewer]} cannot see {mover}'s {what}; "
                                 f"say '{mover} drew a {what}'")

@@ -77,7 +77,16 @@ def _pending(state) -> int | None:
 def keep_is_hidden(state, viewer) -> bool:
     """Is an opponent of `viewer` keeping one of the cards it looked at (which is hidden)?"""
     return (viewer is not None and not state.is_chance_node() and not state.is_terminal()
-            and state.raw()["turn_player"] != viewer and _pending(state) == _CARD_KEEP)
+            and state.turn_player() != viewer and _pending(state) == _CARD_KEEP)
+
+
+def hidden_keep_words(state, viewer, card: str = "<card>") -> str | None:
+    """The words of an opponent's keep that `viewer` cannot see, said by its
+    discards, one `card` for each card given back ("kept a card, discarded
+    <card> and <card>"); None unless such a keep is pending (keep_is_hidden)."""
+    if not keep_is_hidden(state, viewer):
+        return None
+    return "kept a card, discarded " + " and ".join([card] * (state.looked_card_count() - 1))
 
 
 # --- where a card or coat can be, from the viewer's knowledge ---------------------------------
@@ -246,7 +255,7 @@ def place_coat(state, viewer: int, coat: int, kind: str) -> None:
 def fit(state, action: int, viewer: int | None) -> None:
     """Change `state` into a world `viewer` cannot tell from it where `action` (a decision
     or a chance outcome) is legal; DecisionError says why there is none."""
-    mover = state.raw()["turn_player"]
+    mover = state.turn_player()
     if action in _KEEP_CARD and viewer is not None and keep_is_hidden(state, viewer):
         raise DecisionError(f"{SEATS[viewer]} cannot see which card {SEATS[mover]} keeps; say "
                             f"what {SEATS[mover]} discarded ('kept a card, discarded ...')")
@@ -290,7 +299,7 @@ def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int
         return []
     legal = state.legal_actions()
     if not state.is_chance_node():
-        mover = state.raw()["turn_player"]
+        mover = state.turn_player()
         if viewer is None or mover == viewer:
             return [(decision_label(a), [a]) for a in legal]
         hidden_keep = keep_is_hidden(state, viewer)
@@ -312,7 +321,7 @@ def decision_names(state, viewer: int | None = None) -> list[tuple[str, list[int
 def hidden_keeps(state, viewer) -> list[str]:
     """An opponent keeps one of two cards looked at: the words for each card it may
     discard ("kept a card, discarded Siege"); [] otherwise (more cards: said in words)."""
-    if not keep_is_hidden(state, viewer) or state.raw()["n_looked_cards"] != 2:
+    if not keep_is_hidden(state, viewer) or state.looked_card_count() != 2:
         return []
     out = []
     for c in range(len(CARDS)):
@@ -482,7 +491,7 @@ def _coat_correction(state, text: str, viewer) -> bool:
     drawer says which it is. True when applied."""
     m = _DREW_COATS.match(norm_words(text))
     if (not m or viewer is None or state.is_chance_node() or _pending(state) != _COAT_CHOICE
-            or state.raw()["turn_player"] != viewer):
+            or state.turn_player() != viewer):
         return False
     coats = _listed(m.group(1), COATS, "coat of arms", text)
     raw = state.raw()

@@ -4,11 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from ulm._fastcore import SEATS, CoreGame, State
+from ulm._fastcore import SEATS, VARIANTS, CoreGame, State
 from ulm.board import load_board
+from ulm.errors import OptionError
 from ulm.numbers import is_whole_text
-
-VARIANTS = ("basic", "advanced")
 
 
 def parse_seat(value: object, players: int = len(SEATS)) -> int:
@@ -42,10 +41,11 @@ class Game(CoreGame):
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players: must be 2, 3 or 4, got {players!r}")
         if variant not in VARIANTS:
-            raise ValueError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+            raise OptionError("variant", variant, f"must be one of "
+                                                  f"{', '.join(map(repr, VARIANTS))}, got {variant!r}")
         # a dict is checked like a board file (CoreGame does it for every table)
         table = board if isinstance(board, dict) else load_board(board)
-        super().__init__(players, variant == "advanced", table)
+        super().__init__(players, VARIANTS.index(variant), table)
         self.variant = variant
         self.board_source = "default" if board is None else (
             "table" if isinstance(board, dict) else str(board))

@@ -326,8 +326,8 @@ def setup_position_to_state(data: dict, source: str = "position",
     elif data.get("kind") != "full":
         raise PositionError(f"kind: 'full' or 'view', got {data.get('kind')!r}")
     variant = data.get("variant", "basic")
-    if variant not in ("basic", "advanced"):
-        raise PositionError(f"variant: 'basic' or 'advanced', got {variant!r}")
+    if variant not in core.VARIANTS:
+        raise PositionError(f"variant: {' or '.join(map(repr, core.VARIANTS))}, got {variant!r}")
     table: Any = board if board is not None else data.get("board")
     state = Game(players=n, variant=variant, board=table).new_initial_state()
     state.seed_dealer(0)

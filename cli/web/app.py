@@ -344,8 +344,9 @@ def _game_routes(server: Server, max_upload: int) -> list:
     async def info(request):
         from mcts import BOTS
         from ulm import SEATS
+        from ulm.game import VARIANTS
         levels = _levels()
-        return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
+        return JSONResponse({"bots": sorted(BOTS), "variants": list(VARIANTS),
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,

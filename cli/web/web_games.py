@@ -10,7 +10,7 @@ import secrets
 import threading
 import time
 
-from ulm import ACTION_NAMES, SEATS
+from ulm import ACTION_NAMES, NUM_ROUNDS, SEATS
 from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import replay
 
@@ -237,7 +237,7 @@ class WebGame:
             "players": st.num_players(), "variant": st.game.variant,
             "viewer": None if viewer is None else SEATS[viewer],
             "to_move": seat_name(mover), "terminal": st.is_terminal(),
-            "round": min(st.raw()["round"] + 1, 10),
+            "round": min(st.round() + 1, NUM_ROUNDS),
             "scores": dict(zip(SEATS, st.scores())),
             "winners": [SEATS[p] for p in st.winners()] if st.is_terminal() else [],
         }
@@ -611,13 +611,12 @@ class FollowGame(WebGame):
 
     def words_hint(self) -> str | None:
         """What to type when the decision cannot be offered as a button."""
-        from ulm.follow import keep_is_hidden
+        from ulm.follow import hidden_keep_words, keep_is_hidden
         st = self.state
         mover = st.current_player()
         if keep_is_hidden(st, self.seat):       # no card named: an example is not knowledge
-            gone = " and ".join(["<card>"] * (st.raw()["n_looked_cards"] - 1))
             return (f"{SEATS[mover]} keeps one of the cards looked at: type what "
-                    f"{SEATS[mover]} discarded: \"kept a card, discarded {gone}\"")
+                    f"{SEATS[mover]} discarded: \"{hidden_keep_words(st, self.seat)}\"")
         return None
 
     def decide(self, value=None, text=None):

@@ -180,7 +180,7 @@ def run_rounds(cfg: RoundsConfig, out, workers: int = 1, scheduler=None,
         try:
             model, fitted = fit(merged, fit_cfg)
         except TrainError as exc:      # a fit that diverged, rows that leave nothing to fit
-            raise type(exc)(f"round {r}: {exc}") from None
+            raise type(exc)(None, exc.value, f"round {r}: {exc}") from None
         model_path = out / f"model-{r}.npz"
         save_model(model_path, model)
         row = {"round": r, "spec": spec, "games": cfg.games, "data": os.fspath(data_path),

@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from ulm import derive_seed
+from ulm.errors import OptionError
 
 from mcts.searcher import features as F
 from mcts.searcher.model import read_npz, write_npz
@@ -112,23 +113,28 @@ class SelfplayConfig:
     def validate(self) -> None:
         from mcts.play.bots import IsmctsBot, make_bot
         if self.players not in (2, 3, 4):
-            raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {self.players!r}")
+            raise OptionError("players", message=f"Ulm is for 2, 3 or 4 players, got {self.players!r}")
         from mcts.play.tournament import MAX_GAMES
         if not isinstance(self.games, int) or not 1 <= self.games <= MAX_GAMES:
-            raise ValueError(f"games: a whole number from 1 to {MAX_GAMES:,}, got {self.games!r}")
-        if self.variant not in ("basic", "advanced"):
-            raise ValueError(f"variant: must be basic or advanced, got {self.variant!r}")
+            raise OptionError("games", message=f"a whole number from 1 to {MAX_GAMES:,}, got {self.games!r}")
+        from ulm.game import VARIANTS
+        if self.variant not in VARIANTS:
+            raise OptionError("variant", message=f"must be one of {', '.join(VARIANTS)}, "
+                                                 f"got {self.variant!r}")
         if not 0 < self.sample <= 1:
-            raise ValueError(f"sample: a share of the turn starts in (0, 1], got {self.sample!r}")
+            raise OptionError("sample", message=f"a share of the turn starts in (0, 1], got {self.sample!r}")
         if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 40:
-            raise ValueError(f"horizon: turns of rollout, 0 to 40, got {self.horizon!r}")
+            raise OptionError("horizon", message=f"turns of rollout, 0 to 40, got {self.horizon!r}")
         if (not isinstance(self.value_iterations, int)
                 or not 0 <= self.value_iterations <= MAX_ITERATIONS):
-            raise ValueError(f"value_iterations: 0 to {MAX_ITERATIONS}, "
+            raise OptionError("value_iterations", message=f"0 to {MAX_ITERATIONS}, "
                              f"got {self.value_iterations!r}")
-        bot = make_bot(self.spec, self.players)   # ValueError naming the bad part of the spec
+        try:
+            bot = make_bot(self.spec, self.players)
+        except ValueError as exc:       # naming the bad part of the spec
+            raise OptionError("spec", self.spec, str(exc)) from None
         if self.value_iterations and not isinstance(bot, IsmctsBot):
-            raise ValueError(f"value_iterations: the values come from the bots' own search, "
+            raise OptionError("value_iterations", message=f"the values come from the bots' own search, "
                              f"which needs an ismcts bot, got {self.spec}")
 
     def todo(self) -> list:
@@ -140,7 +146,7 @@ def play_selfplay_game(args) -> dict:
     """Play one self-play game; its positions and outcome as arrays (see the module)."""
     import ulm
     from mcts.searcher import _search
-    from mcts.play.bots import make_bot, search_options
+    from mcts.play.bots import make_bot
     from mcts.searcher.evaluation import RESIDUAL_WEIGHTS, eval_parameters
     from mcts.play.bot_game import bot_seed, ranks_of
     from mcts.searcher.search import search
@@ -163,14 +169,12 @@ def play_selfplay_game(args) -> dict:
                 scores, chances = _search.eval_outcome_of(cut, score_w, win_w)
                 escore.append(scores)
                 ewin.append(chances)
-                raw = cut.raw()
-                rounds.append(raw["round"])
-                movers.append(raw["turn_player"])
+                rounds.append(cut.round())
+                movers.append(cut.turn_player())
                 if value_iterations:
                     found = search(cut, iterations=value_iterations,
                                    seed=derive_seed(game_seed, step, VALUE_STREAM),
-                                   determinize=bots[0].determinize,
-                                   **search_options(bots[0].config))
+                                   params=bots[0].params.replace(workers=1))
                     values.append(found.best.win_probability)
         p = state.current_player()
         state.apply_action(bots[p].choose(state.clone()))

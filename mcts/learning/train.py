@@ -107,9 +107,9 @@ def init_params(kind: str, width: int, hidden: int, rng) -> dict:
 def targets_of(data: dict, target: str = "outcome") -> np.ndarray:
     """The win chances a model is fitted to, one row per position (see the module)."""
     if target not in TARGETS:
-        raise TrainError(f"target: one of {', '.join(TARGETS)}, got {target!r}")
+        raise TrainError("target", message=f"one of {', '.join(TARGETS)}, got {target!r}")
     if target != "outcome" and "value" not in data:
-        raise TrainError(f"target: {target} needs searched values, and the data set has none "
+        raise TrainError("target", message=f"{target} needs searched values, and the data set has none "
                          "(self-play with value_iterations)")
     win = data["win"].astype(np.float64)
     if target == "outcome":
@@ -187,14 +187,14 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     """Fit a model to a data set; returns (Model, report). `log(text)` hears a
     line per epoch."""
     if cfg.kind not in ("linear", "mlp"):
-        raise TrainError(f"kind: linear or mlp, got {cfg.kind!r}")
+        raise TrainError("kind", message=f"linear or mlp, got {cfg.kind!r}")
     if cfg.inputs not in INPUTS:
-        raise TrainError(f"inputs: one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
+        raise TrainError("inputs", message=f"one of {', '.join(INPUTS)}, got {cfg.inputs!r}")
     _check_settings(cfg)
     try:
         check_dataset(data)
     except DatasetError as exc:
-        raise TrainError(f"data: {exc}") from None
+        raise TrainError("data", message=f"{exc}") from None
     n = data["meta"]["players"]
     rows = len(data["round"])
     games = len(np.unique(data["game"]))
@@ -202,14 +202,14 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
     require_positions(data, "fit")
     train_rows, val_rows = split_games(data, cfg.validation, cfg.seed)
     if len(train_rows) == 0:
-        raise TrainError(f"validation: leaves no game of {games} for training")
+        raise TrainError("validation", message=f"leaves no game of {games} for training")
     if cfg.validation > 0 and len(val_rows) == 0:
-        raise TrainError(f"validation: {cfg.validation} of {games} games holds out none; "
+        raise TrainError("validation", message=f"{cfg.validation} of {games} games holds out none; "
                          "give more games or validation 0")
     width = input_width(n, cfg.inputs)
     mean, std = _standardisation(data, train_rows, cfg.inputs)
     if max(float(np.abs(mean).max()), float(std.max())) > MAX_MAGNITUDE:
-        raise TrainError(f"data: inputs of a mean or spread above {MAX_MAGNITUDE:g} in size; "
+        raise TrainError("data", message=f"inputs of a mean or spread above {MAX_MAGNITUDE:g} in size; "
                          "a model cannot hold them")
     params = init_params(cfg.kind, width, cfg.hidden,
                          np.random.default_rng(derive_seed(cfg.seed, 2)))
@@ -289,29 +289,30 @@ def fit(data: dict, cfg: FitConfig, log=None, progress: bool = False) -> tuple:
 def _check_settings(cfg: FitConfig) -> None:
     """Refuse settings a fit cannot run with (the command line bounds them too)."""
     if type(cfg.epochs) is not int or not 1 <= cfg.epochs <= MAX_EPOCHS:
-        raise TrainError(f"epochs: 1 to {MAX_EPOCHS:,}, got {cfg.epochs!r}")
+        raise TrainError("epochs", message=f"1 to {MAX_EPOCHS:,}, got {cfg.epochs!r}")
     if type(cfg.batch) is not int or not 1 <= cfg.batch <= MAX_BATCH:
-        raise TrainError(f"batch: 1 to {MAX_BATCH:,} positions, got {cfg.batch!r}")
+        raise TrainError("batch", message=f"1 to {MAX_BATCH:,} positions, got {cfg.batch!r}")
     if cfg.kind == "mlp" and (type(cfg.hidden) is not int or not 1 <= cfg.hidden <= MAX_HIDDEN):
-        raise TrainError(f"hidden: 1 to {MAX_HIDDEN} units, got {cfg.hidden!r}")
+        raise TrainError("hidden", message=f"1 to {MAX_HIDDEN} units, got {cfg.hidden!r}")
     for name, low, high, span in (("lr", 0, None, "above 0"), ("l2", 0, None, "at least 0"),
                                   ("validation", 0, 1, "in [0, 1)")):
         value = getattr(cfg, name)
         if (isinstance(value, bool) or not isinstance(value, (int, float))
                 or not math.isfinite(value) or value < low or (name == "lr" and value == 0)
                 or (high is not None and value >= high)):
-            raise TrainError(f"{name}: a finite number {span}, got {value!r}")
+            raise TrainError(None, message=f"{name}: a finite number {span}, got {value!r}")
 
 
 def _check_finite(loss: float, params: dict, epoch: int) -> None:
     """Stop a fit whose loss or weights are no longer finite numbers of at
     most MAX_MAGNITUDE (what a model file may hold)."""
     if not math.isfinite(loss):
-        raise FitDiverged(f"the fit diverged in epoch {epoch}: the loss is not a finite number; "
+        raise FitDiverged(None, message=f"the fit diverged in epoch {epoch}: the loss is not "
+                          "a finite number; "
                           "a smaller learning rate or weight decay may help")
     for name, p in params.items():
         if not np.isfinite(p).all() or float(np.abs(p).max()) > MAX_MAGNITUDE:
-            raise FitDiverged(f"the fit diverged in epoch {epoch}: the weights {name} grew "
+            raise FitDiverged(None, message=f"the fit diverged in epoch {epoch}: the weights {name} grew "
                               f"beyond {MAX_MAGNITUDE:g}; a smaller learning rate or weight "
                               "decay may help")
 
@@ -321,7 +322,7 @@ def require_positions(data: dict, what: str) -> None:
     (a game keeps none with a tiny sample or a long horizon) has nothing to
     fit or to measure; TrainError saying so."""
     if len(data["round"]) == 0:
-        raise TrainError(f"data: no positions to {what} (the data sets hold none: "
+        raise TrainError("data", message=f"no positions to {what} (the data sets hold none: "
                          "play more games, or a larger sample or a shorter horizon)")
 
 
@@ -331,7 +332,7 @@ def evaluate_model(model: Model, data: dict, target: str = "outcome") -> dict:
     (`require_positions`) or of another player count than the model's."""
     require_positions(data, "evaluate")
     if data["meta"]["players"] != model.players:
-        raise TrainError(f"data: {data['meta']['players']} players; the model is for "
+        raise TrainError("data", message=f"{data['meta']['players']} players; the model is for "
                          f"{model.players}")
     rows = np.arange(len(data["round"]))
     return {"all": evaluate(model, data, rows, target),

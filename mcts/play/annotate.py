@@ -388,7 +388,7 @@ def annotate(record, seat: int, iterations: Optional[int] = None, time: Optional
                     seed=decision_seed(seed, index + 1_000_003)), root_action=action)
                 played, estimate = own.best, "own search"
             report.notes.append(Annotation(
-                index=index, round=state.raw()["round"] + 1, played=action_name(action),
+                index=index, round=state.round() + 1, played=action_name(action),
                 best=best.name, win_before=result.win_probability[seat],
                 best_win=best.win_probability[seat], played_win=played.win_probability[seat],
                 played_visits=played.visits, best_visits=best.visits,

@@ -31,19 +31,18 @@ needs no estimate of it; `IsmctsBot.last_result` is then None).
 """
 from __future__ import annotations
 
-import math
 import time as _time
 
 from ulm import derive_seed
+from ulm.errors import OptionError
 from ulm.names import did_you_mean
-from ulm.numbers import parse_seed, shown
+from ulm.numbers import shown
 
 from mcts.searcher import _search
-from mcts.searcher.evaluation import EVALUATIONS, WEIGHT_SETS
-from mcts.searcher.learned import learned_weights, search_weights
-from mcts.searcher.params import (CHANCE_MODES, DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, EXPLORE_MODES,
-                         FINALS, FULL_ROLLOUT_C, MAX_ITERATIONS, MAX_SECONDS, MAX_WEIGHT,
-                         MAX_WORKERS, ROLLOUTS, SPEC_NAMES, SearchParams, check_workers)
+from mcts.searcher.learned import learned_weights
+from mcts.searcher.params import (DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FULL_ROLLOUT_C,
+                                  MAX_ITERATIONS, SEARCH_BOTS, SPEC_OPTIONS, Option, SearchParams,
+                                  implied, read_spec, spec_name, spec_parts)
 from mcts.searcher.params import PRESETS as PRESET_PARAMS
 from mcts.searcher.search import search
 
@@ -51,201 +50,38 @@ from mcts.searcher.search import search
 SHOWN_SPEC_CHARS = 200      # a longer spec is quoted by its start in messages
 
 
-def _whole_number(text):
-    """int(text); None for text that is no whole number; an infinity of its sign
-    for one of more than 4,300 digits (int() refuses those): beyond every bound."""
+def _determinizations(name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ITERATIONS:
+        raise OptionError(name, value, f"must be a whole number from 1 to {MAX_ITERATIONS:,}, "
+                                       f"got {shown(value)}")
+    return value
+
+
+def _whole(text):
     try:
         return int(text)
-    except (TypeError, ValueError):
-        text = str(text).strip()
-        digits = text[1:] if text[:1] in ("+", "-") else text
-        if not digits.isdecimal():
-            return None
-        return -math.inf if text.startswith("-") else math.inf
-
-
-def _positive_int(name, most=None):
-    def parse(text):
-        value = _whole_number(text)
-        if value is None or value < 1:
-            raise ValueError(f"{name} must be a positive whole number, got {shown(text)}")
-        if most is not None and value > most:
-            raise ValueError(f"{name} must be at most {most:,}, got {shown(text)}")
-        return value
-    return parse
-
-
-def _seed(text):
-    try:
-        return parse_seed(text, None)
-    except ValueError as exc:
-        raise ValueError(f"seed {exc}") from None
-
-
-def _non_negative_float(name, most=MAX_WEIGHT):
-    def parse(text):
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            value = None
-        if value is None or not 0 <= value <= most:     # nan and inf fail too
-            raise ValueError(f"{name} must be a number from 0 to {most:g}, got {shown(text)}")
-        return value
-    return parse
-
-
-def _positive_float(name, most=None):
-    def parse(text):
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            value = None
-        if value is None or not value > 0 or value == float("inf"):
-            raise ValueError(f"{name} must be a positive number of seconds, got {shown(text)}")
-        if most is not None and value > most:
-            raise ValueError(f"{name} must be at most {most:g} seconds, got {shown(text)}")
-        return value
-    return parse
-
-
-def _workers(text):
-    value = _positive_int("workers", MAX_WORKERS)(text)
-    try:
-        return check_workers(value)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("workers: ", "workers must be ", 1)) from None
-
-
-def _choice(name, choices):
-    def parse(text):
-        if text not in choices:
-            raise ValueError(f"{name} must be one of {', '.join(choices)}, got {shown(text)}")
+    except ValueError:
         return text
-    return parse
 
 
-def _horizon(text):
-    """Turns (-1: to the end) or rounds as "Nr", as SearchParams takes them; the
-    bounds are SearchParams' to check (mcts.searcher.params.check_horizon), when
-    the bot builds its params. A number that is no whole one stays a number
-    and any other text stays text, for that check to refuse and quote."""
-    text = str(text).strip()
-    rounds = text.endswith("r")
-    value = _whole_number(text[:-1] if rounds else text)
-    if isinstance(value, int):
-        return f"{value}r" if rounds else value
-    if value is None and not rounds:
-        try:
-            return float(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _probability(name, kind="a probability"):
-    def parse(text):
-        try:
-            return _non_negative_float(name, 1.0)(text)
-        except ValueError:
-            raise ValueError(f"{name} must be {kind} in [0, 1], got {shown(text)}") from None
-    return parse
-
-
-def _flag(name):
-    def parse(text):
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"{name} must be on or off, got {shown(text)}")
-    return parse
-
-
-def _model_file(text):
-    """A model file, or a shipped model by name (mcts.searcher.learned.shipped_model): its path."""
-    from mcts.searcher.learned import shipped_model
-    from mcts.searcher.model import TrainError, load_model
-    path = shipped_model(text) or text
-    try:
-        model = load_model(path)
-        search_weights(model)
-    except (TrainError, ValueError) as exc:
-        raise ValueError(f"model: {exc}") from None
-    return path
-
-
-def _preset(text):
-    if text not in PRESETS:
-        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {shown(text)}")
-    return text
-
-
-# Every option of the bots, in one table: name -> (parser of its text, meaning).
-# A bot lists the names it takes (`Bot.options`); defaults come from PRESETS.
-OPTIONS = {
-    "seed": (_seed, "seed of the bot's random choices (each decision gets a derived seed)"),
-    "iterations": (_positive_int("iterations", MAX_ITERATIONS), "iterations per decision"),
-    "time": (_positive_float("time", MAX_SECONDS),
-             "seconds per decision (alone: no iteration limit)"),
-    "c": (_non_negative_float("c"), "UCB exploration constant"),
-    "rollout": (_choice("rollout", ROLLOUTS), "rollout policy: heuristic, lookahead (one ply "
-                                              "for seals and coats) or random"),
-    "margin": (_non_negative_float("margin"), "weight of the score-margin term of the reward"),
-    "workers": (_workers, "processes growing independent trees (root parallel)"),
-    "determinizations": (_positive_int("determinizations", MAX_ITERATIONS),
-                         "PIMC: worlds searched"),
-    "preset": (_preset, "a named set of defaults: default, baseline (the previous "
-                        "release's search) or v0.2 (the default search of release 0.2, pinned)"),
-    "chance": (_choice("chance", CHANCE_MODES),
-               "chance outcomes the searcher sees: closed (own children) or open (merged)"),
-    "horizon": (_horizon, "rollout turns (or rounds: 2r) before the evaluation scores "
-                          "the position (default: 2 with eval=learned, 8 with linear); "
-                          "-1: play to the end"),
-    "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
-    "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
-    "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
-    "explore": (_choice("explore", EXPLORE_MODES),
-                "UCB's exploration: scaled (c x the spread of the rewards) or fixed (c)"),
-    "minimax": (_probability("minimax", "a weight"), "weight of implicit minimax backups of the "
-                                         "evaluation in the tree (needs a horizon)"),
-    "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
-                              "the turn (workers=1)"),
-    "weights": (_choice("weights", tuple(WEIGHT_SETS)),
-                "the cut-off evaluation's weights: default (mcts/searcher/eval_weights.json) or a "
-                "pinned copy (pinned: that of preset=v0.2)"),
-    "eval": (_choice("eval", EVALUATIONS),
-             "the win chances at the horizon: learned (the default: the model fitted to "
-             "self-play, mcts/searcher/models/) or linear (the 14-feature evaluation)"),
-    "model": (_model_file, "a model file of `ulm train fit` (linear) to evaluate with in "
-                           "place of the shipped one (implies eval=learned), or a shipped "
-                           "model by name (learned-2p-v2)"),
+# Every option of the bots, in one table: spec name -> Option (its parser,
+# check and meaning). The search's options are SearchParams' own
+# (mcts.searcher.params.OPTIONS, with preset=); pimc adds determinizations. A
+# bot lists the names it takes (`Bot.options`); defaults come from PRESET_OPTIONS.
+OPTIONS: dict[str, Option] = {
+    **SPEC_OPTIONS,
+    "determinizations": Option(_determinizations, name="determinizations",
+                               spec="determinizations", parse=_whole,
+                               help="PIMC: worlds searched"),
 }
 
 # Named sets of defaults of the ismcts bot (`preset=NAME`), in spec words: the
 # SearchParams of mcts.searcher.params.PRESETS, the one table.
-PRESETS = {name: params.spec_options() for name, params in PRESET_PARAMS.items()}
-
-
-def search_options(config) -> dict:
-    """The keyword arguments of `mcts.searcher.search` for a bot config or a preset's
-    name (c and minimax resolved as the search resolves them; no budget)."""
-    params = PRESET_PARAMS[config] if isinstance(config, str) else SearchParams.from_options(config)
-    # c and minimax by the horizon: "Nr" is as much a cut-off as turns, whatever the players
-    options = {"c": params.resolved_c(players=1), "rollout": params.rollout,
-               "margin_weight": params.margin_weight, "chance": params.chance,
-               "horizon": params.horizon, "bias": params.bias, "mast": params.mast,
-               "final": params.final, "explore": params.explore,
-               "minimax": params.resolved_minimax(players=1),
-               "evaluation": params.evaluation.kind}
-    if params.evaluation.model:
-        options["model"] = params.evaluation.model
-    if params.evaluation.weights != "default":
-        options["weights"] = params.evaluation.weights
-    return options
+PRESET_OPTIONS = {name: params.spec_options() for name, params in PRESET_PARAMS.items()}
 
 
 def _options(*names) -> dict:
-    return {name: OPTIONS[name][0] for name in names}
+    return {name: OPTIONS[name] for name in names}
 
 
 class Bot:
@@ -257,7 +93,7 @@ class Bot:
     def __init__(self, **options):
         self.config = dict(self.defaults)
         if "preset" in options:
-            self.config.update(PRESETS[options["preset"]])
+            self.config.update(PRESET_OPTIONS[options["preset"]])
         self.config.update(options)
         self.seed = self.config["seed"]
         self.calls = 0
@@ -320,19 +156,15 @@ class _SearchBot(Bot):
     progress = None
 
     def __init__(self, **options):
-        if "time" in options and "iterations" not in options:
-            options = dict(options, iterations=None)
-        super().__init__(**options)
+        super().__init__(**implied(options))
 
 
 class IsmctsBot(_SearchBot):
     """Information Set MCTS (SO-ISMCTS) with the player's knowledge only."""
     name = "ismcts"
     determinize = True
-    options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
-                       "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
-                       "explore", "minimax", "weights", "eval", "model")
-    defaults = dict(PRESETS["default"], workers=1, seed=0)
+    options = dict(SPEC_OPTIONS)        # every option of a search, and preset=
+    defaults = dict(PRESET_OPTIONS["default"], workers=1, seed=0)
     last_result = None          # the SearchResult of the last decision searched
 
     def check_players(self, players: int) -> None:
@@ -345,9 +177,9 @@ class IsmctsBot(_SearchBot):
         # the options are checked as the params are built (SearchParams, the one
         # check): values out of bounds and options that do not go together
         try:
-            SearchParams.from_options(self.config, determinize=self.determinize)
-        except ValueError as exc:
-            raise ValueError(_in_spec_words(str(exc))) from None
+            SearchParams.from_spec_options(self.config, determinize=self.determinize)
+        except OptionError as exc:      # named as the spec names it (margin_weight: margin)
+            raise OptionError(spec_name(exc.field), exc.value, exc.message) from None
         self._tree = None           # reuse: the last tree and where it is expected to go on
         self._expected = None
         self._action = None
@@ -356,7 +188,7 @@ class IsmctsBot(_SearchBot):
     def params(self) -> SearchParams:
         """The bot's search (mcts.searcher.params.SearchParams; seed: the bot's, which
         each decision derives its own from)."""
-        return SearchParams.from_options(self.config, determinize=self.determinize)
+        return SearchParams.from_spec_options(self.config, determinize=self.determinize)
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
@@ -395,16 +227,6 @@ class IsmctsBot(_SearchBot):
                 self._action = action
         self.last_result.tree = None
         return action
-
-
-def _in_spec_words(message: str) -> str:
-    """A SearchParams error as a spec says it: "horizon: must be ..." is
-    "horizon must be ..." as the spec parsers say, and a field is named by its
-    spec option (SPEC_NAMES: margin_weight is margin)."""
-    field, colon, rest = message.partition(": ")
-    if colon and rest.startswith("must be") and field.isidentifier():
-        return f"{SPEC_NAMES.get(field, field)} {rest}"
-    return message
 
 
 class CheatBot(IsmctsBot):
@@ -454,66 +276,68 @@ class PimcBot(_SearchBot):
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, IsmctsBot, PimcBot, CheatBot)}
-SEARCH_BOTS = ("ismcts", "cheat")       # the bots that search their SearchParams
 
 
 def params_from_spec(spec: str, players: int | None = None) -> SearchParams:
     """The SearchParams of a search bot's spec ("ismcts:preset=v0.2,c=1.2";
     cheat: determinize off), parsed as `make_bot` parses it (the inverse of
-    SearchParams.to_spec); ValueError naming the bad part."""
+    SearchParams.to_spec); OptionError naming the bad part."""
     bot = make_bot(spec, players)
     if not isinstance(bot, IsmctsBot):
-        raise ValueError(f"bot spec {shown(spec, SHOWN_SPEC_CHARS)}: {bot.name} is no search; "
+        raise OptionError(None, spec, f"bot spec {shown(spec, SHOWN_SPEC_CHARS)}: {bot.name} is no search; "
                          f"give {' or '.join(SEARCH_BOTS)}")
     return bot.params
+
+
+def written_options(spec: str) -> tuple:
+    """(the spec, {option: text}) of the options a well-formed spec writes; for
+    level:N those of the level's spec (the level sets its budget)."""
+    name, _, rest = spec.strip().partition(":")
+    if name.strip() == "level":
+        from mcts.play.levels import level_of
+        spec = level_of(rest).spec
+    return spec.strip(), dict(spec_parts(spec)[1])
 
 
 def make_bot(spec: str, players: int | None = None) -> Bot:
     """A bot from a spec like ``ismcts:iterations=2000,c=0.7,seed=3`` or ``random``.
 
-    Raises ValueError naming the bad part: an unknown bot (with the known ones),
-    an unknown option (with the closest valid one), a malformed or bad value,
-    or (given `players`) a game it cannot play (a model of another player count)."""
+    Raises OptionError (a ValueError) naming the bad part: an unknown bot (with
+    the known ones), an unknown option (with the closest valid one), a
+    malformed or bad value, or (given `players`) a game it cannot play (a model
+    of another player count)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"bot spec: expected NAME or NAME:OPTION=VALUE,..., got {shown(spec)}; "
-                         f"known bots: {', '.join(sorted(BOTS))}")
+        raise OptionError(None, spec, f"bot spec: expected NAME or NAME:OPTION=VALUE,..., got "
+                                      f"{shown(spec)}; known bots: {', '.join(sorted(BOTS))}")
     quoted = shown(spec, SHOWN_SPEC_CHARS)
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name == "level":             # level:N is the spec of that level (mcts.play.levels)
-        from mcts.play.levels import level_spec
+        from mcts.play.levels import level_of
+        number, comma, more = rest.partition(",")
         try:
-            return make_bot(level_spec(rest), players)
-        except ValueError as exc:
-            raise ValueError(f"bot spec {quoted}: {exc}") from None
+            level = level_of(number)
+            if comma:
+                raise OptionError("level", rest, f"a level takes no options, got "
+                                                 f"{shown(more.strip())}; level:{level.number} "
+                                                 f"is {level.spec}: write that spec with "
+                                                 "the options instead")
+            return make_bot(level.spec, players)
+        except OptionError as exc:
+            raise OptionError(None, spec, f"bot spec {quoted}: {exc}") from None
     if name not in BOTS:
-        raise ValueError(f"bot spec {quoted}: unknown bot {shown(name)}"
-                         f"{did_you_mean(name, BOTS, cutoff=0.4)}; known bots: "
-                         f"{', '.join(sorted(BOTS))}")
+        raise OptionError(None, spec, f"bot spec {quoted}: unknown bot {shown(name)}"
+                                      f"{did_you_mean(name, BOTS, cutoff=0.4)}; known bots: "
+                                      f"{', '.join(sorted(BOTS))}")
     cls = BOTS[name]
-    options = {}
-    if rest.strip():
-        for part in rest.split(","):
-            part = part.strip()
-            key, eq, text = part.partition("=")
-            key, text = key.strip(), text.strip()
-            if not eq or not key or not text:
-                raise ValueError(f"bot spec {quoted}: {name}: bad option {shown(part)}; "
-                                 "write OPTION=VALUE")
-            if key not in cls.options:
-                raise ValueError(f"bot spec {quoted}: {name}: unknown option {shown(key)}"
-                                 f"{did_you_mean(key, cls.options, cutoff=0.4)}; options: "
-                                 f"{', '.join(sorted(cls.options))}")
-            if key in options:
-                raise ValueError(f"bot spec {quoted}: {name}: option {shown(key)} given twice")
-            try:
-                options[key] = cls.options[key](text)
-            except ValueError as exc:
-                raise ValueError(f"bot spec {quoted}: {name}: {exc}") from None
     try:
+        options = read_spec(spec, cls.options)[1]
         bot = cls(**options)
         if players is not None:
             bot.check_players(players)
-    except ValueError as exc:       # options that do not go together, or not with the game
-        raise ValueError(f"bot spec {quoted}: {name}: {exc}") from None
+    except OptionError as exc:      # a bad part, options that do not go together, or the game
+        raise OptionError(None, spec, f"bot spec {quoted}: {name}: "
+                                      f"{exc.in_words(name=spec_name(exc.field))}") from None
+    except ValueError as exc:       # a game it cannot play
+        raise OptionError(None, spec, f"bot spec {quoted}: {name}: {exc}") from None
     return bot

@@ -55,11 +55,11 @@ def parse_scheduler(text: str) -> tuple[str, str | int]:
     if text == "local" or text.startswith("local:"):
         m = re.fullmatch(r"local:(\d+)", text)
         if not m or int(m.group(1)) < 1:
-            raise TournamentError(f"scheduler: {text!r}: a local cluster is local:N with "
+            raise TournamentError("scheduler", message=f"{text!r}: a local cluster is local:N with "
                                   "N >= 1 worker processes, e.g. local:2")
         return "local", int(m.group(1))
     if not _ADDRESS.fullmatch(text):
-        raise TournamentError(f"scheduler: {text!r}: expected a Dask scheduler address "
+        raise TournamentError("scheduler", message=f"{text!r}: expected a Dask scheduler address "
                               "such as tcp://HOST:8786, or local:N")
     return "address", text
 
@@ -131,7 +131,7 @@ class DaskExecutor:
                 self._quiet.__exit__(None, None, None)
                 self._quiet = None
                 raise TournamentError(
-                    f"scheduler: cannot reach the Dask scheduler at {self.target} within "
+                    "scheduler", message=f"cannot reach the Dask scheduler at {self.target} within "
                     f"{self.connect_timeout:g} s ({_reason(exc)}); is `dask scheduler` running "
                     "there, and is the port open?") from None
         return self
@@ -373,27 +373,29 @@ def _check_scheduler(address: str, timeout: float) -> None:
     def ask():
         return asyncio.run(asyncio.wait_for(identity(), 2 * timeout))   # a last guard
 
-    where = f"scheduler: {address}"
+    where = address
     with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own
         try:
             answer = pool.submit(ask).result()
         except (TimeoutError, asyncio.TimeoutError):
             raise TournamentError(
-                f"{where}: no answer as a Dask scheduler within {timeout:g} s (something "
+                "scheduler", message=f"{where}: no answer as a Dask scheduler within "
+                f"{timeout:g} s (something "
                 "accepts connections there but says nothing); is it the address of "
                 "`dask scheduler` (port 8786 by default)?") from None
         except OSError as exc:
             raise TournamentError(
-                f"scheduler: cannot reach the Dask scheduler at {address} within "
+                "scheduler", message=f"cannot reach the Dask scheduler at {address} within "
                 f"{timeout:g} s ({_reason(exc)}); is `dask scheduler` running there, and is "
                 "the port open?") from None
         except Exception as exc:  # garbage where Dask's messages were expected
             raise TournamentError(
-                f"{where}: what answers there is not a Dask scheduler (it does not speak "
+                "scheduler", message=f"{where}: what answers there is not a Dask scheduler "
+                "(it does not speak "
                 f"Dask's protocol: {type(exc).__name__}: {_reason(exc)})") from None
     kind = answer.get("type") if isinstance(answer, dict) else None
     if kind != "Scheduler":
-        raise TournamentError(f"{where}: what answers there is not a Dask scheduler (it "
+        raise TournamentError("scheduler", message=f"{where}: what answers there is not a Dask scheduler (it "
                               f"says it is {str(kind or type(answer).__name__)[:40]!r}); "
                               "give the scheduler's address, not a worker's")
 

@@ -40,9 +40,9 @@ class Rung:
 def budgets(low: int, high: int) -> list[int]:
     """low, 2 low, 4 low, ... up to high (the larger budget of each rung)."""
     if low < 2:
-        raise TournamentError(f"low: must be >= 2 (its half is the weaker side), got {low}")
+        raise TournamentError("low", message=f"must be >= 2 (its half is the weaker side), got {low}")
     if high < low:
-        raise TournamentError(f"high: must be at least the low budget ({low}), got {high}")
+        raise TournamentError("high", message=f"must be at least the low budget ({low}), got {high}")
     out = []
     n = low
     while n <= high:
@@ -56,7 +56,7 @@ def rung_specs(bot: str, budget: int) -> list[str]:
     base, _, opts = bot.partition(":")
     parts = [p for p in opts.split(",") if p.strip()]
     if any(p.split("=")[0].strip() in ("iterations", "time") for p in parts):
-        raise TournamentError(f"bot: {bot!r} sets its own budget; the ladder sets iterations")
+        raise TournamentError("bot", message=f"{bot!r} sets its own budget; the ladder sets iterations")
     extra = "".join("," + p.strip() for p in parts)
     return [f"{base}:iterations={budget}{extra}", f"{base}:iterations={budget // 2}{extra}"]
 

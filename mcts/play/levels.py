@@ -14,15 +14,15 @@ iterations (the same decisions on any machine, well under 0.1 s each).
 
 `RATINGS` holds the measured Elo of each level and of the anchors `random`
 and `greedy` (greedy at 0), with 95% intervals, by player count: the round
-robin of bench/levels_rating.py (docs/levels.md). Each level stands at least
-100 Elo above the one below it, in 2 players and in 4. A player count that
-was not measured has no entry.
+robin of bench/levels_rating.py (docs/levels.md), fitted by mcts.play.elo.
+Each level stands at least 100 Elo above the one below it, in 2 players and
+in 4. A player count that was not measured has no entry.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from ulm.errors import OptionError
 from ulm.numbers import shown
 
 
@@ -64,14 +64,14 @@ RATINGS: dict[int, dict[str, tuple[int, int, int]]] = {
 
 
 def level_of(text) -> Level:
-    """The level numbered by `text` ("3"); ValueError naming the levels there are."""
+    """The level numbered by `text` ("3"); OptionError naming the levels there are."""
     text = str(text).strip()
     if text.isdecimal() and text.isascii() and len(text) <= 3:
         number = int(text)
         if LOWEST <= number <= HIGHEST:
             return LEVELS[number - LOWEST]
-    raise ValueError(f"level must be a whole number from {LOWEST} to {HIGHEST}, "
-                     f"got {shown(text)}")
+    raise OptionError("level", text, f"must be a whole number from {LOWEST} to {HIGHEST}, "
+                                     f"got {shown(text)}")
 
 
 def level_spec(text) -> str:
@@ -94,47 +94,3 @@ def described(spec: str) -> str:
 def rating(level: Level, players: int):
     """The measured (Elo, low, high) of `level` in `players`, or None."""
     return RATINGS.get(players, {}).get(f"level:{level.number}")
-
-
-def pair_results(rows: list[dict]) -> dict:
-    """Per unordered pair of bots, per deal: (wins of the first by name, games)
-    from a tournament's game rows; in a game of more players every two seats
-    are one comparison, the better rank winning it (a shared rank: half each)."""
-    pairs: dict = {}
-    for row in rows:
-        bots, ranks = row["bots"], row["ranks"]
-        for i in range(len(bots)):
-            for j in range(i + 1, len(bots)):
-                if bots[i] == bots[j]:
-                    continue
-                a, b = sorted((i, j), key=lambda s: bots[s])
-                win = 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-                deals = pairs.setdefault((bots[a], bots[b]), {})
-                w, g = deals.get(row["deal"], (0.0, 0))
-                deals[row["deal"]] = (w + win, g + 1)
-    return pairs
-
-
-def elo_fit(totals: dict, anchor: str, prior: float = 0.5) -> dict:
-    """Bradley-Terry ratings on the Elo scale, `anchor` at 0, from
-    {(a, b): (wins of a, games)}. `prior` games of each played pair are
-    counted as drawn, so a bot that lost (or won) every game stays finite."""
-    names = sorted({n for pair in totals for n in pair})
-    wins = {n: 0.0 for n in names}
-    games: dict = {}
-    for (a, b), (w, g) in totals.items():
-        wins[a] += w + prior / 2
-        wins[b] += g - w + prior / 2
-        games[a, b] = games[b, a] = games.get((a, b), 0) + g + prior
-    strength = {n: 1.0 for n in names}
-    for _ in range(2000):       # the MM iteration (Hunter 2004); converges monotonically
-        new = {}
-        for n in names:
-            denom = sum(g / (strength[n] + strength[m]) for (x, m), g in games.items() if x == n)
-            new[n] = wins[n] / denom if denom else strength[n]
-        scale = new[anchor]
-        done = all(abs(new[n] / scale - strength[n]) < 1e-10 for n in names)
-        strength = {n: v / scale for n, v in new.items()}
-        if done:
-            break
-    return {n: 400 * math.log10(strength[n]) for n in names}

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ulm import derive_seed
+from ulm.errors import OptionError
 from ulm.jsonfile import loads, read_json, write_atomically
 
 from mcts.play.pool import play_games
@@ -36,8 +37,9 @@ from mcts.play.reports import summarize, write_results
 MAX_GAMES = 1_000_000
 
 
-class TournamentError(ValueError):
-    """Bad tournament settings, or an output folder of another tournament."""
+class TournamentError(OptionError):
+    """Bad tournament settings (`field`: the setting of TournamentConfig, or
+    out_dir), or an output folder of another tournament."""
 
 
 @dataclass
@@ -75,21 +77,21 @@ class TournamentConfig:
 def validate_config(cfg: TournamentConfig) -> None:
     from mcts.play.bots import make_bot
     if not 2 <= cfg.players <= 4:
-        raise TournamentError(f"players: must be 2, 3 or 4, got {cfg.players}")
+        raise TournamentError("players", message=f"must be 2, 3 or 4, got {cfg.players}")
     if len(cfg.bots) < 2 and cfg.players > 1 and len(set(cfg.bots)) < 2:
-        raise TournamentError("bots: name at least two bots (they may be the same spec twice)")
+        raise TournamentError("bots", message="name at least two bots (they may be the same spec twice)")
     if len(cfg.bots) > cfg.players:
-        raise TournamentError(f"bots: {len(cfg.bots)} bots for {cfg.players} seats; "
+        raise TournamentError("bots", message=f"{len(cfg.bots)} bots for {cfg.players} seats; "
                               "name at most one bot per seat")
     if cfg.games < 1:
-        raise TournamentError(f"games: must be >= 1, got {cfg.games}")
+        raise TournamentError("games", message=f"must be >= 1, got {cfg.games}")
     if cfg.games > MAX_GAMES:
-        raise TournamentError(f"games: at most {MAX_GAMES:,}, got {cfg.games:,}")
+        raise TournamentError("games", message=f"at most {MAX_GAMES:,}, got {cfg.games:,}")
     for spec in cfg.bots:
         try:
             make_bot(spec, cfg.players)
         except ValueError as exc:
-            raise TournamentError(f"bots: {exc}") from None
+            raise TournamentError("bots", message=f"{exc}") from None
     if cfg.board is not None:
         # before out_dir gets a tournament.json: a typo in the path must not
         # leave a folder that refuses the corrected command as "another tournament"
@@ -97,7 +99,7 @@ def validate_config(cfg: TournamentConfig) -> None:
         try:
             load_board(cfg.board)
         except BoardError as exc:
-            raise TournamentError(f"board: {exc}") from None
+            raise TournamentError("board", message=f"{exc}") from None
 
 
 LOCK_FILE = "tournament.lock"
@@ -113,7 +115,7 @@ def _lock(out: Path):
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise TournamentError(f"out_dir: {out} is in use by another tournament run (it holds "
+        raise TournamentError("out_dir", message=f"{out} is in use by another tournament run (it holds "
                               f"{path}); wait for it to finish, or use another folder") from None
     return fd
 
@@ -130,7 +132,7 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
     try:
         lines = games_file.read_bytes().splitlines()
     except OSError as exc:
-        raise TournamentError(f"{games_file}: cannot read the file ({exc.strerror})") from None
+        raise TournamentError(None, message=f"{games_file}: cannot read the file ({exc.strerror})") from None
     while lines and not lines[-1].strip():
         lines.pop()
     rows: list[dict] = []
@@ -143,7 +145,7 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise TournamentError(f"{where}: not UTF-8 text (byte {raw[exc.start]:#04x} "
+                raise TournamentError(None, message=f"{where}: not UTF-8 text (byte {raw[exc.start]:#04x} "
                                       f"at column {exc.start + 1})") from None
             row = loads(line, where, TournamentError)
         except TournamentError:
@@ -151,11 +153,11 @@ def _read_games(games_file: Path, cfg: "TournamentConfig") -> list[dict]:
                 break
             raise
         if not isinstance(row, dict) or any(f not in row for f in ROW_FIELDS):
-            raise TournamentError(f"{where}: not a game of a tournament (fields "
+            raise TournamentError(None, message=f"{where}: not a game of a tournament (fields "
                                   f"{', '.join(ROW_FIELDS)})")
         g = row["game"]
         if g in schedule and (row["seed"], row["bots"]) != schedule[g]:
-            raise TournamentError(f"{where}: game {g} was not played with this tournament's "
+            raise TournamentError(None, message=f"{where}: game {g} was not played with this tournament's "
                                   "deals and seats")
         if g not in seen:
             seen.add(g)
@@ -184,7 +186,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
         out.mkdir(parents=True, exist_ok=True)
         lock = _lock(out)
     except OSError as exc:
-        raise TournamentError(f"out_dir: {out}: {exc.strerror}") from None
+        raise TournamentError("out_dir", message=f"{out}: {exc.strerror}") from None
     try:
         conf_path = out / "tournament.json"
         if conf_path.exists():
@@ -192,7 +194,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
             same = {k: v for k, v in cfg.to_dict().items() if k != "games"}
             if not isinstance(old, dict) or {k: v for k, v in old.items() if k != "games"} != same:
                 raise TournamentError(
-                    f"out_dir: {out} holds another tournament ({conf_path}); "
+                    "out_dir", message=f"{out} holds another tournament ({conf_path}); "
                     "use a new folder, or the same settings (the games may grow) to resume")
         games_file = out / "games.jsonl"
         # read (and check) the games played before anything is rewritten

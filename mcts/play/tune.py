@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ulm.errors import OptionError
 from ulm.extras import installed, require
 from ulm.jsonfile import read_json, write_atomically
 from ulm.names import did_you_mean
@@ -40,8 +41,9 @@ MAX_TRIALS = MAX_GAMES      # a trial plays one game at least: the bound of a to
 NOT_TUNABLE = ("iterations", "time", "workers", "seed")
 
 
-class TuneError(ValueError):
-    """Bad tuning settings (exit status 2 in the CLI)."""
+class TuneError(OptionError):
+    """Bad tuning settings (`field`: the setting of TuneConfig; exit status 2
+    in the CLI)."""
 
 
 @dataclass
@@ -76,7 +78,7 @@ def _bot_class(spec: str):
     try:
         make_bot(spec)
     except ValueError as exc:
-        raise TuneError(f"bot: {exc}") from None
+        raise TuneError("bot", message=f"{exc}") from None
     return BOTS[spec.split(":", 1)[0].strip()]
 
 
@@ -99,58 +101,59 @@ def tunable_options(bot_name: str) -> dict:
     """{option: kind} of the options of bot `bot_name` that can be tuned."""
     from mcts.play.bots import BOTS
     cls = BOTS[bot_name]
-    return {k: option_kind(p) for k, p in sorted(cls.options.items()) if k not in NOT_TUNABLE}
+    return {k: option_kind(p.read) for k, p in sorted(cls.options.items()) if k not in NOT_TUNABLE}
 
 
 def parse_param(text: str, bot_name: str) -> Param:
     """A Param from ``NAME=LOW:HIGH[:log]`` or ``NAME=A|B|C``; TuneError names what is wrong."""
     from mcts.play.bots import BOTS
-    where = f"param {text!r}"
+    where = repr(text)
     name, eq, rest = str(text).partition("=")
     name, rest = name.strip(), rest.strip()
     if not eq or not name or not rest:
-        raise TuneError(f"{where}: write NAME=LOW:HIGH, NAME=LOW:HIGH:log or NAME=A|B|C")
+        raise TuneError("param", message=f"{where}: write NAME=LOW:HIGH, NAME=LOW:HIGH:log or NAME=A|B|C")
     cls = BOTS[bot_name]
     options = tunable_options(bot_name)
     if name in NOT_TUNABLE and name in cls.options:
-        raise TuneError(f"{where}: {name} is not tuned (it is the budget or plumbing); "
+        raise TuneError("param", message=f"{where}: {name} is not tuned (it is the budget or plumbing); "
                         f"tunable options of {bot_name}: {', '.join(options) or 'none'}")
     if name not in options:
         hint = did_you_mean(name, options, cutoff=0.4)
-        raise TuneError(f"{where}: {bot_name} has no tunable option {name!r}{hint}; "
+        raise TuneError("param", message=f"{where}: {bot_name} has no tunable option {name!r}{hint}; "
                         f"tunable: {', '.join(options) or 'none'}")
-    parser = cls.options[name]
+    parser = cls.options[name].read
     if "|" in rest:
         choices = [c.strip() for c in rest.split("|")]
         if len(choices) < 2 or any(not c for c in choices) or len(set(choices)) != len(choices):
-            raise TuneError(f"{where}: a choice needs two or more distinct values A|B|...")
+            raise TuneError("param", message=f"{where}: a choice needs two or more distinct values A|B|...")
         for c in choices:
             try:
                 parser(c)
             except ValueError as exc:
-                raise TuneError(f"{where}: {exc}") from None
+                raise TuneError("param", message=f"{where}: {exc}") from None
         return Param(name, "choice", choices=choices)
     kind = options[name]
     if kind == "choice":
-        raise TuneError(f"{where}: {name} is not a number; give its choices as {name}=A|B")
+        raise TuneError("param", message=f"{where}: {name} is not a number; give its choices as {name}=A|B")
     parts = [p.strip() for p in rest.split(":")]
     log = len(parts) == 3 and parts[2] == "log"
     if len(parts) not in (2, 3) or (len(parts) == 3 and not log):
-        raise TuneError(f"{where}: a range is LOW:HIGH or LOW:HIGH:log")
+        raise TuneError("param", message=f"{where}: a range is LOW:HIGH or LOW:HIGH:log")
     try:
         low, high = (int(p) if kind == "int" else float(p) for p in parts[:2])
     except ValueError:
-        raise TuneError(f"{where}: LOW and HIGH must be {'whole numbers' if kind == 'int' else 'numbers'}"
+        kinds = "whole numbers" if kind == "int" else "numbers"
+        raise TuneError("param", message=f"{where}: LOW and HIGH must be {kinds}"
                         f", got {parts[0]!r} and {parts[1]!r}") from None
     if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
-        raise TuneError(f"{where}: LOW must be below HIGH, got {parts[0]} and {parts[1]}")
+        raise TuneError("param", message=f"{where}: LOW must be below HIGH, got {parts[0]} and {parts[1]}")
     for v in parts[:2]:
         try:
             parser(v)
         except ValueError as exc:
-            raise TuneError(f"{where}: {exc}") from None
+            raise TuneError("param", message=f"{where}: {exc}") from None
     if log and low <= 0:
-        raise TuneError(f"{where}: a log scale needs LOW > 0, got {parts[0]}")
+        raise TuneError("param", message=f"{where}: a log scale needs LOW > 0, got {parts[0]}")
     return Param(name, kind, low=low, high=high, log=log)
 
 
@@ -174,28 +177,28 @@ class TuneConfig:
 def validate(cfg: TuneConfig) -> None:
     _bot_class(cfg.bot)
     if not cfg.params:
-        raise TuneError("param: give at least one option to tune, e.g. c=0.2:2.0")
+        raise TuneError("param", message="give at least one option to tune, e.g. c=0.2:2.0")
     names = [p.name for p in cfg.params]
     if len(set(names)) != len(names):
-        raise TuneError(f"param: an option is given twice: {', '.join(names)}")
+        raise TuneError("param", message=f"an option is given twice: {', '.join(names)}")
     _, _, opts = cfg.bot.partition(":")
     fixed = {o.split("=")[0].strip() for o in opts.split(",") if o.strip()}
     for n in names:
         if n in fixed:
-            raise TuneError(f"param {n}: the bot spec already sets {n}")
+            raise TuneError("param", message=f"{n}: the bot spec already sets {n}")
     if not cfg.against:
-        raise TuneError("against: name at least one opponent")
+        raise TuneError("against", message="name at least one opponent")
     tc = TournamentConfig(bots=[cfg.bot] + list(cfg.against), players=cfg.players,
                           games=cfg.games_per_trial, seed=cfg.seed)
     try:
         from mcts.play.tournament import validate_config
         validate_config(tc)
-    except TournamentError as exc:
-        name, _, rest = str(exc).partition(": ")      # the tournament's settings, as a study's
-        setting = {"bots": "against", "games": "games_per_trial"}.get(name, name)
-        raise TuneError(f"{setting}: {rest}") from None
+    except TournamentError as exc:      # the tournament's settings, as a study's
+        setting = {"bots": "against", "games": "games_per_trial"}.get(exc.field or "", exc.field)
+        raise TuneError(setting, exc.value, exc.message) from None
     if type(cfg.trials) is not int or not 1 <= cfg.trials <= MAX_TRIALS:
-        raise TuneError(f"trials: a whole number from 1 to {MAX_TRIALS:,}, got {cfg.trials!r}")
+        raise TuneError("trials", message=f"a whole number from 1 to {MAX_TRIALS:,}, "
+                                          f"got {cfg.trials!r}")
 
 
 def trial_spec(bot: str, values: dict) -> str:
@@ -226,7 +229,7 @@ def _study(cfg: TuneConfig, out: Path | None):
         if conf.exists():
             old = read_json(conf, TuneError)
             if old != cfg.settings():
-                raise TuneError(f"out_dir: {out} holds another study ({conf}); use a new folder "
+                raise TuneError("out_dir", message=f"{out} holds another study ({conf}); use a new folder "
                                 "or the same settings (only the trials may change) to resume")
         else:
             write_atomically(conf, json.dumps(cfg.settings(), indent=1) + "\n")

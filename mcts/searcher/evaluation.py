@@ -34,9 +34,9 @@ from mcts.searcher._search import EVAL_WEIGHTS, FEATURE_NAMES, eval_outcome_of
 WEIGHTS_FILE = "eval_weights.json"
 # Named sets of weights: "default" is the current fit, the others are pinned
 # copies (a preset that names one keeps its search when the default is refitted).
-WEIGHT_SETS = {"default": WEIGHTS_FILE, "pinned": "eval_weights_pinned.json"}
+WEIGHT_SETS: dict[str, str] = {"default": WEIGHTS_FILE, "pinned": "eval_weights_pinned.json"}
 # What scores a cut-off rollout: the 14-feature linear function, or the learned model.
-EVALUATIONS = ("linear", "learned")
+EVALUATIONS: tuple[str, ...] = ("linear", "learned")
 # The weights whose win chances a residual learned model corrects: those the
 # training data records (mcts.learning.selfplay), so refitting "default" moves no model.
 RESIDUAL_WEIGHTS = "pinned"

@@ -17,6 +17,7 @@ from typing import Optional
 import numpy as np
 
 from ulm import jsonfile
+from ulm.errors import OptionError
 from ulm.jsonfile import write_atomically
 
 from mcts.searcher import features as F
@@ -39,8 +40,9 @@ __all__ = ["EPS", "INPUTS", "KINDS", "MAX_HIDDEN", "MODEL_FORMAT", "Model", "Tra
            "seat_inputs", "softmax", "write_npz"]
 
 
-class TrainError(ValueError):
-    """Settings or data that a fit cannot use."""
+class TrainError(OptionError):
+    """Settings or data that a fit cannot use (`field`: the fit's setting, or
+    None for the data)."""
 
 
 def seat_inputs(data: dict, rows, inputs: str) -> np.ndarray:
@@ -117,17 +119,17 @@ class Model:
         out = logits(self.params, (inputs - self.mean) / self.std)
         if self.meta.get("residual"):
             if base is None:
-                raise TrainError("a residual model needs the v0.2 evaluation's logits")
+                raise TrainError(None, message="a residual model needs the v0.2 evaluation's logits")
             out = out + base
         return softmax(out)
 
     def win_chances_of(self, state) -> list:
         """Win chances of every seat in `state` (full state; rich inputs only)."""
         if self.meta["inputs"] == "base":
-            raise TrainError("win_chances_of: only for a model of the rich features")
+            raise TrainError("win_chances_of", message="only for a model of the rich features")
         n = state.num_players()
         if n != self.players:
-            raise TrainError(f"players: the model is for {self.players} players, not {n}")
+            raise TrainError("players", message=f"the model is for {self.players} players, not {n}")
         data = {"features": F.encode(state)[None, :], "meta": {"players": n}}
         base = None
         if self.meta.get("residual"):
@@ -160,16 +162,16 @@ def load_model(path) -> Model:
     try:
         meta = jsonfile.loads(str(arrays.pop("meta")), "meta", TrainError)
     except KeyError:
-        raise TrainError(f"{path}: not a model file (no meta data)") from None
+        raise TrainError(None, message=f"{path}: not a model file (no meta data)") from None
     except TrainError as exc:
-        raise TrainError(f"{path}: not a model file ({exc})") from None
+        raise TrainError(None, message=f"{path}: not a model file ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
-        raise TrainError(f"{path}: not a model of format {MODEL_FORMAT}")
+        raise TrainError(None, message=f"{path}: not a model of format {MODEL_FORMAT}")
     model = Model(arrays, arrays.pop("mean", None), arrays.pop("std", None), meta)
     try:
         check_model(model)
     except TrainError as exc:
-        raise TrainError(f"{path}: {exc}") from None
+        raise TrainError(None, message=f"{path}: {exc}") from None
     model.mean, model.std = (np.asarray(a, dtype=np.float64) for a in (model.mean, model.std))
     model.params = {k: np.asarray(v, dtype=np.float64) for k, v in model.params.items()}
     return model
@@ -256,14 +258,14 @@ def check_model(model: Model) -> None:
     kind = meta["kind"]
     missing = [k for k in ARRAYS[kind] if k not in arrays]
     if missing:
-        raise TrainError(f"missing array{'s' * (len(missing) > 1)} {', '.join(missing)}")
+        raise TrainError(None, message=f"missing array{'s' * (len(missing) > 1)} {', '.join(missing)}")
     extra = sorted(set(arrays) - set(ARRAYS[kind]))
     if extra:
-        raise TrainError(f"array{'s' * (len(extra) > 1)} {', '.join(extra)} in a {kind} model")
+        raise TrainError(None, message=f"array{'s' * (len(extra) > 1)} {', '.join(extra)} in a {kind} model")
     if kind == "mlp":
         hidden = np.shape(arrays["W1"])[-1] if np.ndim(arrays["W1"]) == 2 else 0
         if not 1 <= hidden <= MAX_HIDDEN:
-            raise TrainError(f"W1: 1 to {MAX_HIDDEN} hidden units, got shape "
+            raise TrainError("W1", message=f"1 to {MAX_HIDDEN} hidden units, got shape "
                              f"{np.shape(arrays['W1'])}")
     shapes = {"mean": (width,), "std": (width,), "w": (width,), "W1": (width, hidden),
               "b1": (hidden,), "v": (hidden,)}
@@ -271,30 +273,30 @@ def check_model(model: Model) -> None:
         _check_array(name, arrays[name], shapes[name])
     low = float(np.min(arrays["std"]))
     if low < MIN_SPREAD:
-        raise TrainError(f"std: a spread of at least {MIN_SPREAD:g} for every input, got {low:g}")
+        raise TrainError("std", message=f"a spread of at least {MIN_SPREAD:g} for every input, got {low:g}")
 
 
 def _check_meta(meta) -> int:
     """The input width of a model's description; TrainError if it is wrong."""
     if not isinstance(meta, dict):
-        raise TrainError("meta: not a JSON object")
+        raise TrainError("meta", message="not a JSON object")
     if meta.get("format") != MODEL_FORMAT:
-        raise TrainError(f"meta: format {MODEL_FORMAT}, got {meta.get('format')!r}")
+        raise TrainError("meta", message=f"format {MODEL_FORMAT}, got {meta.get('format')!r}")
     if meta.get("kind") not in KINDS:
-        raise TrainError(f"kind: one of {', '.join(KINDS)}, got {meta.get('kind')!r}")
+        raise TrainError("kind", message=f"one of {', '.join(KINDS)}, got {meta.get('kind')!r}")
     if meta.get("inputs") not in INPUTS:
-        raise TrainError(f"inputs: one of {', '.join(INPUTS)}, got {meta.get('inputs')!r}")
+        raise TrainError("inputs", message=f"one of {', '.join(INPUTS)}, got {meta.get('inputs')!r}")
     players = meta.get("players")
     if type(players) is not int or players not in (2, 3, 4):
-        raise TrainError(f"players: 2, 3 or 4, got {players!r}")
+        raise TrainError("players", message=f"2, 3 or 4, got {players!r}")
     if meta.get("layout", F.LAYOUT_VERSION) != F.LAYOUT_VERSION:
-        raise TrainError(f"layout: features of layout {meta.get('layout')!r}; this version "
+        raise TrainError("layout", message=f"features of layout {meta.get('layout')!r}; this version "
                          f"reads {F.LAYOUT_VERSION}")
     if not isinstance(meta.get("residual", False), bool):
-        raise TrainError(f"residual: true or false, got {meta.get('residual')!r}")
+        raise TrainError("residual", message=f"true or false, got {meta.get('residual')!r}")
     width = input_width(players, meta["inputs"])
     if meta.get("input_width", width) != width:
-        raise TrainError(f"input_width: {width} for {meta['inputs']} inputs of {players} "
+        raise TrainError("input_width", message=f"{width} for {meta['inputs']} inputs of {players} "
                          f"players, got {meta.get('input_width')!r}")
     return width
 
@@ -302,11 +304,11 @@ def _check_meta(meta) -> int:
 def _check_array(name: str, array, shape: tuple) -> None:
     array = np.asarray(array)
     if array.dtype.kind not in "fiu":
-        raise TrainError(f"{name}: numbers, got an array of {array.dtype}")
+        raise TrainError(None, message=f"{name}: numbers, got an array of {array.dtype}")
     if array.shape != shape:
-        raise TrainError(f"{name}: shape {shape}, got {array.shape}")
+        raise TrainError(None, message=f"{name}: shape {shape}, got {array.shape}")
     if not np.isfinite(array).all():
-        raise TrainError(f"{name}: {np.count_nonzero(~np.isfinite(array))} numbers not finite")
+        raise TrainError(None, message=f"{name}: {np.count_nonzero(~np.isfinite(array))} numbers not finite")
     if array.size and float(np.abs(array).max()) > MAX_MAGNITUDE:
-        raise TrainError(f"{name}: numbers of at most {MAX_MAGNITUDE:g} in size, got "
+        raise TrainError(None, message=f"{name}: numbers of at most {MAX_MAGNITUDE:g} in size, got "
                          f"{float(np.abs(array).max()):g}")

@@ -129,3 +129,30 @@ def test_suggest_with_real_position_files(tmp_path):
     res = _suggest(bad)
     assert res.exit_code == 2
     assert res.stderr.startswith("Error: ") and "Traceback" not in res.output
+
+
+def test_suggest_says_which_figure_is_which_where_it_stands():
+    """The table's "... more" stands under its rows, each figure of a decision is
+    named in the legend beside it (estimate, points, lead), the chances
+    below are said to be the whole search's, and a ± shows the precision it has
+    (never "0.0" for an error above 0)."""
+    from cli.suggest_cmd import _error, format_result
+    from mcts import search
+    state = fresh(players=4, seed=1)
+    state.apply_action(1)           # the draw: the first push follows, 16 decisions
+    state.resolve_chance()
+    seat = state.current_player()
+    text = format_result(search(state, iterations=3000, seed=1), state, seat, "p.json")
+    table = text.split("Top alternatives for the first decision:\n")[1].splitlines()
+    header, rows = table[0], table[1:6]
+    assert header.split() == ["decision", "visits", "share", "estimate", "±", "points", "lead",
+                              "±"]
+    assert table[6].startswith("  ... and ") and table[6].endswith("(--json lists them all)")
+    assert [line.split(":")[0].strip() for line in table[7:9]] == ["estimate", "points"]
+    assert "so not the chance to win shown below" in table[7]
+    for row in rows:
+        assert not row.endswith(" 0.0"), row
+    assert "Chances to win and expected final scores over the whole search" in text
+    assert "Win probability" not in text
+    assert [_error(x) for x in (1.46, 0.1, 0.0316, 0.004, 0.0, 0.00002)] == \
+        ["  1.5", "  0.1", "0.032", "0.004", "    0", "2e-05"]

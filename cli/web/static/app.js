@@ -14,7 +14,7 @@ import {backToGame, decide, enterWords, renderDecisions, renderLooking, renderMo
   stepByKey, takeBack, tryLineHere, undo} from "./moves.js";
 import {watchWidth} from "./phone.js";
 import {startPolling, stopPolling} from "./poll.js";
-import {botExamples, followSeats, seatRows, showSetup, startFollow, startPlay, upload} from "./setup.js";
+import {botExamples, followSeats, seatRows, showSetup, startFollow, startPlay, upload, variantOptions} from "./setup.js";
 import {controller, current, ui} from "./state.js";
 import {renderSummary} from "./summary.js";
 import {extendVariation, variationsNow} from "./variations.js";
@@ -109,6 +109,7 @@ async function main() {
   }
   try { ui.info = await api("GET", "/api/info"); } catch (e) { say(message(e), "error"); return; }
   botExamples();
+  variantOptions();
   for (const opt of select("#hint-seconds").options) opt.disabled = +opt.value > ui.info.max_seconds;
   wireControls();
   watchWidth();

@@ -76,6 +76,13 @@ export function botExamples() {
   document.body.appendChild(list);
 }
 
+/** The variants offered in every set-up, the server's (ulm.game.VARIANTS): the first is the default. */
+export function variantOptions() {
+  for (const choice of document.querySelectorAll('select[name="variant"]')) {
+    choice.innerHTML = ui.info.variants.map((v) => `<option>${esc(v)}</option>`).join("");
+  }
+}
+
 /** One row a seat of Play: the first a person, the others the server's default bot. */
 export function seatRows() {
   const f = form("#form-play");

@@ -188,7 +188,7 @@ def test_all_bot_game_plays_to_the_end_and_the_record_replays(client):
      "(did you mean 'iterations'?)"),
     ({"mode": "play", "seats": ["human", "ismcts:time=1000"]}, "time must be at most 5 s"),
     ({"mode": "play", "seats": ["human", "ismcts:time=1e308"]},
-     "time must be at most 3600 seconds"),
+     "time: at most 3600 seconds"),
     ({"mode": "play", "seats": ["human", "ismcts:iterations=999999999"]}, "iterations per decision"),
     ({"mode": "play", "seats": ["human", 7]}, "seats[1]: a bot spec must be a string"),
     ({"mode": "play", "seats": ["human", "greedy"], "variant": "expert"},

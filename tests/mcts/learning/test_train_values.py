@@ -13,7 +13,7 @@ from cli.main import main
 from helpers import assert_input_error
 from mcts.searcher import features as F
 from mcts.searcher._search import is_turn_start
-from mcts.play.bots import make_bot, search_options
+from mcts.play.bots import make_bot
 from mcts.searcher.model import TrainError
 from mcts.searcher.search import search
 from mcts.learning.selfplay import (ROW_ARRAYS, VALUE_STREAM, SelfplayConfig, load_dataset,
@@ -59,7 +59,7 @@ def test_values_are_the_bots_own_search_of_each_position(valued):
     assert np.array_equal(valued["features"][0], F.encode(state))
     found = search(state, iterations=VALUE_ITERATIONS,
                    seed=ulm.derive_seed(game_seed, 1, VALUE_STREAM),
-                   **search_options(make_bot(SPEC).config))
+                   params=make_bot(SPEC).params.replace(workers=1))
     assert value[0] == pytest.approx(found.best.win_probability, abs=1e-6)
 
 

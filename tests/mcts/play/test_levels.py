@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from cli.main import main
 from cli.web.app import create_app
 from mcts.play.bots import make_bot
-from mcts.play.levels import (ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, described, elo_fit, level_spec,
-                         pair_results)
+from mcts.play.elo import elo_fit, pair_results
+from mcts.play.levels import ANCHORS, HIGHEST, LEVELS, LOWEST, RATINGS, described, level_spec
 from web_helpers import error_of
 from helpers import ROOT
 
@@ -30,7 +30,7 @@ def run(*args, input=None):
 # the bad values of a level, as text: zero, above the top, negative, NaN, huge, empty,
 # truncated, foreign digits, text, a level with options
 BAD_LEVELS = ["0", str(HIGHEST + 1), "-1", "nan", "9" * 5000, "", " ", "3.", "３", "three",
-              "1e1", "3,seed=2"]
+              "1e1"]
 
 
 def test_levels_are_numbered_from_the_first_game_to_the_strongest():
@@ -62,16 +62,27 @@ def test_a_bad_level_spec_is_refused_with_the_levels_named(text):
     with pytest.raises(ValueError) as err:
         make_bot(f"level:{text}")
     message = str(err.value)
-    assert message.startswith("bot spec ") and "level must be a whole number from 1 to " \
+    assert message.startswith("bot spec ") and "level: must be a whole number from 1 to " \
         f"{HIGHEST}" in message
     assert len(message) < 400
+
+
+@pytest.mark.parametrize("text", ["3,seed=2", "2,time=0.05", "1,"])
+def test_a_level_takes_no_options(text):
+    """A level is one spec: options are written into that spec, not added to the level."""
+    with pytest.raises(ValueError) as err:
+        make_bot(f"level:{text}")
+    message = str(err.value)
+    number = text.split(",")[0]
+    assert "level: a level takes no options" in message
+    assert f"level:{number} is {level_spec(number)}" in message
 
 
 def test_a_level_spec_of_the_wrong_type_is_refused():
     for value in (None, 3, 3.0, math.nan):
         with pytest.raises(ValueError):
             make_bot(value)             # a spec is text
-    with pytest.raises(ValueError, match="level must be"):
+    with pytest.raises(ValueError, match="level: must be"):
         make_bot("level")
 
 
@@ -112,7 +123,7 @@ def test_play_refuses_a_bad_level(text, tmp_path):
     record = tmp_path / "game.json"
     res = run("play", "--level", text, "--record", record)
     assert res.exit_code == 2, res.output
-    assert res.output.startswith("Error: --level: level must be a whole number from 1 to ")
+    assert res.output.startswith("Error: --level: must be a whole number from 1 to ")
     assert "Traceback" not in res.output and not record.exists()
 
 
@@ -220,7 +231,7 @@ def test_a_web_seat_takes_a_level(client):
 @pytest.mark.parametrize("text", BAD_LEVELS)
 def test_a_web_seat_refuses_a_bad_level(client, text):
     r = client.post("/api/games", json={"mode": "play", "seats": ["human", f"level:{text}"]})
-    assert "seats[1]" in error_of(r, 400) and "level must be" in error_of(r, 400)
+    assert "seats[1]" in error_of(r, 400) and "level: must be" in error_of(r, 400)
 
 
 def test_the_page_offers_a_level_per_bot_seat_beside_a_free_spec(server, page):  # noqa: F811

@@ -94,8 +94,8 @@ def test_tune_replays_a_trial_cut_off_by_an_interruption(tmp_path):
     ("rollout=0:1", ["rollout is not a number"]),
     ("c=a:b", ["must be numbers"]),
     ("c=0.5", ["LOW:HIGH"]),
-    ("c=-1:1", ["c must be a number from 0 to 1000"]),
-    ("rollout=random|bogus", ["rollout must be one of"]),
+    ("c=-1:1", ["c: the exploration constant must be a number from 0 to 1000"]),
+    ("rollout=random|bogus", ["rollout: expected one of"]),
     ("c=0:1:log", ["log scale needs LOW > 0"]),
     ("c", ["NAME=LOW:HIGH"]),
 ])

@@ -161,7 +161,7 @@ def test_bots_choose_the_evaluation():
     state = ulm.Game(players=3).new_game(2)
     state.resolve_chance()
     assert bot.choose(state) in state.legal_actions()
-    with pytest.raises(ValueError, match="eval must be one of linear, learned"):
+    with pytest.raises(ValueError, match="eval: expected one of linear, learned"):
         make_bot("ismcts:eval=deep")
 
 
@@ -274,7 +274,7 @@ def test_a_residual_model_corrects_the_weights_it_was_fitted_against(monkeypatch
     # named for what they are, not for a release; the v0.2 search has them too
     assert RESIDUAL_WEIGHTS == "pinned" and set(WEIGHT_SETS) == {"default", "pinned"}
     assert make_bot("ismcts:preset=v0.2").config["weights"] == "pinned"
-    with pytest.raises(ValueError, match="weights must be one of default, pinned, got 'v0.2'"):
+    with pytest.raises(ValueError, match="weights: expected one of default, pinned, got 'v0.2'"):
         make_bot("ismcts:weights=v0.2")         # the release names the preset, not the weights
     state = push_decision()
     visits = lambda r: [(a.action, a.visits) for a in r.actions]     # noqa: E731

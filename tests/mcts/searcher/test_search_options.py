@@ -8,12 +8,13 @@ from helpers import edit, fresh, ROOT
 import ulm
 from mcts import make_bot, search
 from mcts.searcher import _search
-from mcts.play.bots import OPTIONS, PRESETS, IsmctsBot
+from mcts.play.bots import OPTIONS, IsmctsBot
+from mcts.play.bots import PRESET_OPTIONS as PRESETS
 from mcts.searcher.evaluation import EVAL_WEIGHTS, eval_parameters, predict, win_chances
 from mcts.searcher.search import ActionStats, _rank_by_value
 from mcts.searcher._search import Searcher
 from mcts.searcher.params import PRESETS as SEARCH_PRESETS
-from mcts.searcher.params import EvaluationNumbers, SearchParams
+from mcts.searcher.params import EvaluationNumbers
 
 NAMES = ulm.ACTION_NAMES
 C_TILE = NAMES.index("chance: tile gray")
@@ -563,14 +564,14 @@ def test_v02_preset_repeats_the_release_default_search(position):
 def test_v02_preset_gives_the_pinned_bench_signature():
     """The bench signature (tests/cli/test_cli.py, pinned for the default search of
     release 0.2) from the v0.2 preset's options with random rollouts."""
-    from mcts.play.bots import search_options
+    from mcts.searcher.params import PRESETS as PRESET_PARAMS
     from signatures import V02_SIGNATURE as SIGNATURE
     state = ulm.Game(players=4).new_game(1)
     state.apply_action_string("draw")
     state.resolve_chance()
-    opts = dict(search_options("v0.2"), rollout="random")
-    assert opts["weights"] == "pinned"
-    r = search(state, iterations=5000, seed=12345, workers=1, **opts)
+    params = PRESET_PARAMS["v0.2"].replace(rollout="random")
+    assert params.evaluation.weights == "pinned"
+    r = search(state, iterations=5000, seed=12345, workers=1, params=params)
     assert r.tree_nodes == SIGNATURE["tree_nodes"]
     assert {a.name: a.visits for a in r.actions} == SIGNATURE["root_visits"]
 
@@ -621,12 +622,12 @@ def test_decision_agreement_bench_compares_with_the_reference(capsys):
     reference's own search (its budget and seed) takes every one of its
     decisions and gives up nothing, a small search does not."""
     from mcts import search
-    from mcts.play.bots import search_options
+    from mcts.searcher.params import PRESETS as PRESET_PARAMS
     from lab import decision_agreement as bench
     found = bench.positions(6)
     assert len(found) == 6 and all(len(s.legal_actions()) >= 2 for s in found)
     assert bench.budgets(4000) == [250, 1000, 4000] and bench.budgets(300) == [250, 300]
-    opts = search_options("v0.2")
+    opts = {"params": PRESET_PARAMS["v0.2"]}
     ref = [search(s, iterations=2000, seed=bench.REFERENCE_SEED, **opts) for s in found]
     assert bench.compare(found, ref, 2000, opts, seed=bench.REFERENCE_SEED) == (1.0, 0.0)
     same, lost = bench.compare(found, ref, 20, opts)
@@ -689,17 +690,17 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     closer together than won/lost rewards, take DEFAULT_C and rollouts to the
     end FULL_ROLLOUT_C."""
     from mcts import DEFAULT_C, FULL_ROLLOUT_C, SCALED_C
-    from mcts.play.bots import search_options
+    from mcts.searcher.params import PRESETS as PRESET_PARAMS
     assert DEFAULT_C < FULL_ROLLOUT_C
-    assert search_options("default")["c"] == SCALED_C
-    assert search_options("default")["explore"] == "scaled"
-    assert search_options("baseline")["c"] == FULL_ROLLOUT_C
-    assert search_options("baseline")["explore"] == "fixed"
-    fixed = dict(PRESETS["default"], explore="fixed")
-    assert search_options(fixed)["c"] == DEFAULT_C
-    assert search_options(dict(fixed, horizon=-1))["c"] == FULL_ROLLOUT_C
-    assert search_options(dict(PRESETS["default"], horizon=-1))["c"] == SCALED_C
-    assert search_options(dict(PRESETS["default"], c=1.5))["c"] == 1.5
+    assert PRESET_PARAMS["default"].resolved_c(4) == SCALED_C
+    assert PRESET_PARAMS["default"].explore == "scaled"
+    assert PRESET_PARAMS["baseline"].resolved_c(4) == FULL_ROLLOUT_C
+    assert PRESET_PARAMS["baseline"].explore == "fixed"
+    fixed = PRESET_PARAMS["default"].replace(explore="fixed")
+    assert fixed.resolved_c(2) == DEFAULT_C
+    assert fixed.replace(horizon=-1, minimax=None).resolved_c(2) == FULL_ROLLOUT_C
+    assert PRESET_PARAMS["default"].replace(horizon=-1).resolved_c(3) == SCALED_C
+    assert PRESET_PARAMS["default"].replace(c=1.5).resolved_c(3) == 1.5
     s = fresh_push()
     assert search(s, iterations=20, seed=1).c == SCALED_C
     assert search(s, iterations=20, seed=1).stats["explore"] == "scaled"
@@ -713,8 +714,7 @@ def test_c_defaults_by_the_exploration_and_the_horizon():
     with pytest.raises(ValueError, match="explore"):
         search(s, iterations=20, explore="wide")
     # the options build a tree directly too (the benches do)
-    opts = dict(search_options("default"), horizon=4, evaluation="linear")
-    Searcher(s, SearchParams(seed=1).replace(**opts)).run(20)
+    Searcher(s, PRESET_PARAMS["default"].replace(seed=1, horizon=4, evaluation="linear")).run(20)
 
 
 def test_scaled_exploration_follows_the_spread_of_the_rewards():
@@ -857,7 +857,7 @@ def test_minimax_options_are_checked():
         Searcher(s, baseline()).heuristic_values()
     with pytest.raises(ValueError, match="minimax.*horizon"):
         make_bot("ismcts:preset=baseline,minimax=0.3")
-    with pytest.raises(ValueError, match="minimax must be a weight"):
+    with pytest.raises(ValueError, match="minimax: must be a weight"):
         make_bot("ismcts:minimax=2")
     assert make_bot("ismcts:horizon=-1").config["horizon"] == -1    # minimax follows it to 0
 
@@ -886,7 +886,7 @@ def test_default_horizon_follows_the_evaluation():
     """The learned models are fitted 2 turns on, so the default search cuts its
     rollouts there; the linear evaluation keeps 8 turns: the earlier 2r in 4
     players (its figures hold) and four rounds in 2 players (docs/strength.md)."""
-    from mcts.play.bots import make_bot, search_options
+    from mcts.play.bots import make_bot
     from mcts.searcher.search import DEFAULT_EVALUATION, default_horizon, horizon_turns
     assert DEFAULT_EVALUATION == "learned" and default_horizon() == 2
     assert horizon_turns(default_horizon("linear"), 4) == horizon_turns("2r", 4) == 8
@@ -898,8 +898,8 @@ def test_default_horizon_follows_the_evaluation():
     assert (visits(search(s, iterations=300, seed=4, evaluation="linear"))
             == visits(search(s, iterations=300, seed=4, evaluation="linear", horizon=8)))
     # a bot's options leave the horizon to the evaluation unless they name one
-    assert search_options(make_bot("ismcts:eval=linear").config)["horizon"] is None
-    assert search_options(make_bot("ismcts:horizon=3").config)["horizon"] == 3
+    assert make_bot("ismcts:eval=linear").params.horizon is None
+    assert make_bot("ismcts:horizon=3").params.horizon == 3
     # the default bot is the search whose strength docs/strength.md measures
     measured = make_bot("ismcts:preset=v0.2,eval=learned,horizon=2,minimax=0.3,"
                         "iterations=300,seed=4")

@@ -9,8 +9,8 @@ from helpers import assert_input_error, fresh, ROOT
 
 from cli.main import main
 from mcts import PRESETS, Evaluation, SearchParams, make_bot, search
-from mcts.play.bots import PRESETS as BOT_PRESETS
-from mcts.play.bots import OPTIONS, params_from_spec, search_options
+from mcts.play.bots import PRESET_OPTIONS as BOT_PRESETS
+from mcts.play.bots import OPTIONS, params_from_spec
 from mcts.searcher.evaluation import WEIGHT_SETS
 from mcts.searcher.params import MAX_HORIZON, MAX_WEIGHT
 from mcts.searcher.search import searcher_options
@@ -69,15 +69,6 @@ def test_presets_are_one_table():
     assert SearchParams() == PRESETS["default"]
 
 
-def test_search_options_resolve_as_the_search_does():
-    """mcts.play.bots.search_options (the bench scripts' keyword arguments) gives the
-    Searcher the same options as the params themselves."""
-    for name, params in PRESETS.items():
-        for players in (2, 3, 4):
-            through = SearchParams(iterations=1000).replace(**search_options(name))
-            assert searcher_options(through, players) == searcher_options(params, players)
-
-
 def test_the_searcher_gets_the_resolved_options():
     v02 = searcher_options(PRESETS["v0.2"], 2)
     assert (v02["c"], v02["horizon"], v02["minimax"], v02["explore"]) == (2.0, 8, 0.3, "scaled")
@@ -112,12 +103,12 @@ def test_a_spec_horizon_is_checked_by_search_params():
     """A bot spec's horizon= is checked once, by SearchParams, and refused in the
     spec's words."""
     for text in ("41", "11r", "0.5", "-2", "x"):
-        value = OPTIONS["horizon"][0](text)         # the spec's value, not checked there
+        value = OPTIONS["horizon"].parse(text)      # the spec's value, not checked there
         with pytest.raises(ValueError) as spec:
             make_bot(f"ismcts:horizon={text}")
         with pytest.raises(ValueError) as field:
             SearchParams(horizon=value)
-        assert str(spec.value).endswith(str(field.value).replace("horizon: ", "horizon ", 1))
+        assert str(spec.value).endswith(str(field.value))
 
 
 # ---------------------------------------------------------------------------
@@ -151,7 +142,7 @@ def test_to_spec_writes_what_differs():
     ("random", ["random is no search", "ismcts or cheat"]),
     ("pimc:iterations=5", ["pimc is no search"]),
     ("ismcts:colour=red", ["unknown option 'colour'"]),
-    ("ismcts:c=nan", ["c must be"]),
+    ("ismcts:c=nan", ["c: the exploration constant must be", "'nan'"]),
     ("", ["known bots"]),
     ("ismcts:preset=baseline,minimax=0.3", ["minimax: implicit minimax needs", "horizon"]),
 ])
@@ -177,8 +168,8 @@ BAD_FIELDS = [
     (dict(c="1"), "c: the exploration constant must be a number from 0 to 1000"),
     (dict(explore=1), "explore: expected one of fixed, scaled"),
     (dict(horizon=2.0), "horizon: must be -1 (to the end)"),
-    (dict(reuse="yes"), "reuse: must be True or False"),
-    (dict(determinize=1), "determinize: must be True or False"),
+    (dict(reuse="yes"), "reuse: must be on or off (True or False), got 'yes'"),
+    (dict(determinize=1), "determinize: must be on or off (True or False)"),
     (dict(seed=1.5), "seed: must be a whole number from 0 to 2**64 - 1"),
     (dict(evaluation="linear"), "evaluation: must be an Evaluation"),
     (dict(max_nodes="big"), "max_nodes: must be a whole number from 2"),
@@ -322,21 +313,36 @@ def test_suggest_bot_takes_a_preset():
                         "--workers", 2)["stats"]["iterations"] == 10000
 
 
+def test_suggest_bot_level_searches_the_level_s_budget():
+    """level:N is the level's spec, its budget included (not suggest's 10,000);
+    a shorthand the level does not set still adds to it."""
+    from mcts.play.levels import LEVELS
+    for level in LEVELS[:3]:
+        budget = params_from_spec(level.spec).iterations
+        data = suggest_json("--bot", f"level:{level.number}", "--seed", 2)
+        assert data["stats"]["iterations"] == budget and data["stats"]["seed"] == 2
+
+
 @pytest.mark.parametrize("args, words", [
     # wrong type
-    (["--bot", "ismcts:c=abc"], ["--bot: bot spec", "c must be a number", "'abc'"]),
-    (["--bot", "ismcts:reuse=2"], ["--bot:", "reuse must be on or off"]),
+    (["--bot", "ismcts:c=abc"], ["--bot: bot spec", "c: the exploration constant must be a "
+                                                   "number", "'abc'"]),
+    (["--bot", "ismcts:reuse=2"], ["--bot:", "reuse: must be on or off"]),
     # huge
-    (["--bot", f"ismcts:iterations={10 ** 30}"], ["--bot:", "iterations must be at most"]),
-    (["--bot", "ismcts:time=1e308"], ["--bot:", "time must be at most 3600"]),
-    (["--bot", "ismcts:" + "c=1," * 5000], ["--bot:", "given twice"]),
-    (["--c", 5000], ["--c: the exploration constant must be a number from 0 to 1000"]),
+    (["--bot", f"ismcts:iterations={10 ** 30}"], ["--bot:", "iterations: at most"]),
+    (["--bot", "ismcts:time=1e308"], ["--bot:", "time: at most 3600"]),
+    (["--bot", "ismcts:" + "c=1," * 5000 + "c=1"], ["--bot:", "given twice"]),
+    (["--c", 5000], ["'--c': the exploration constant must be a number from 0 to 1000"]),
+    (["--iterations", 2 ** 31], ["'--iterations': at most 2,147,483,647"]),
     # negative
-    (["--bot", "ismcts:c=-1"], ["--bot:", "c must be a number from 0 to 1000"]),
-    (["--bot", "ismcts:horizon=-3"], ["--bot:", "horizon must be"]),
+    (["--bot", "ismcts:c=-1"], ["--bot:", "c: the exploration constant must be a number from "
+                                          "0 to 1000"]),
+    (["--bot", "ismcts:horizon=-3"], ["--bot:", "horizon: must be"]),
+    (["--seed", -1], ["'--seed': must be a whole number from 0 to 2**64 - 1"]),
     # NaN
-    (["--bot", "ismcts:c=nan"], ["--bot:", "c must be", "'nan'"]),
-    (["--bot", "ismcts:mast=nan"], ["--bot:", "mast must be"]),
+    (["--bot", "ismcts:c=nan"], ["--bot:", "c: the exploration constant must be", "'nan'"]),
+    (["--bot", "ismcts:mast=nan"], ["--bot:", "mast: must be"]),
+    (["--time", "nan"], ["'--time': must be a positive number of seconds, got 'nan'"]),
     # empty, truncated
     (["--bot", ""], ["--bot:", "known bots"]),
     (["--bot", "ismcts:c="], ["--bot:", "bad option 'c='"]),
@@ -358,6 +364,15 @@ def test_suggest_bot_takes_a_preset():
     (["--bot", "ismcts:seed=1", "--seed", 2], ["--seed: the --bot spec sets seed too"]),
     (["--bot", "ismcts:c=1", "--c", 1], ["--c: the --bot spec sets c too"]),
     (["--bot", "ismcts:preset=baseline,minimax=0.3"], ["--bot:", "minimax: implicit minimax"]),
+    # a level is a spec that sets its budget: one rule for every spec
+    (["--bot", "level:2", "--iterations", 10],
+     ["--iterations: the --bot spec sets iterations too (level:2 is ismcts:iterations=15)"]),
+    (["--bot", "level:4", "--iterations", 10], ["--iterations: the --bot spec sets iterations"]),
+    (["--bot", "level:2,time=0.05"], ["--bot:", "level: a level takes no options",
+                                      "level:2 is ismcts:iterations=15"]),
+    # options that contradict
+    (["--bot", "ismcts:model=learned-4p-v2,eval=linear"],
+     ["--bot:", "model: a model is a learned evaluation, not linear"]),
 ])
 def test_suggest_bot_bad_input(tmp_path, args, words):
     svg = tmp_path / "advice.svg"
