@@ -42,7 +42,7 @@ from mcts.searcher import _search
 from mcts.searcher.learned import learned_weights
 from mcts.searcher.params import (DEFAULT_MARGIN_WEIGHT, DEFAULT_ROLLOUT, FULL_ROLLOUT_C,
                                   MAX_ITERATIONS, SEARCH_BOTS, SPEC_OPTIONS, Option, SearchParams,
-                                  implied, read_spec, spec_name, spec_parts)
+                                  implied, read_spec, spec_name, spec_parts, whole_text)
 from mcts.searcher.params import PRESETS as PRESET_PARAMS
 from mcts.searcher.search import search
 
@@ -57,13 +57,6 @@ def _determinizations(name, value):
     return value
 
 
-def _whole(text):
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 # Every option of the bots, in one table: spec name -> Option (its parser,
 # check and meaning). The search's options are SearchParams' own
 # (mcts.searcher.params.OPTIONS, with preset=); pimc adds determinizations. A
@@ -71,7 +64,7 @@ def _whole(text):
 OPTIONS: dict[str, Option] = {
     **SPEC_OPTIONS,
     "determinizations": Option(_determinizations, name="determinizations",
-                               spec="determinizations", parse=_whole,
+                               spec="determinizations", parse=whole_text,
                                help="PIMC: worlds searched"),
 }
 

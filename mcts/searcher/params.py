@@ -42,7 +42,7 @@ from typing import Any, Callable, NamedTuple, Optional, Union
 from ulm import NUM_ROUNDS
 from ulm.errors import OptionError
 from ulm.names import did_you_mean
-from ulm.numbers import check_seed, parse_seed, shown
+from ulm.numbers import check_seed, parse_seed, parse_whole, shown
 
 from mcts.searcher._search import CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, ROLLOUTS
 from mcts.searcher.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
@@ -221,10 +221,12 @@ def _text(text: str):
     return text
 
 
-def _whole_text(text: str):
+def whole_text(text: str):
+    """A whole number in the docs' digits (ulm.numbers' one grammar: no "+3",
+    "1_000" or "١٢"); any other text stays text, for the check to quote."""
     try:
-        return int(text)
-    except ValueError:          # no number, or more than 4,300 digits
+        return parse_whole(text)
+    except ValueError:          # no number in those digits, or more than 4,300 digits
         return text
 
 
@@ -251,7 +253,7 @@ def _horizon_text(text: str):
     number that is no whole one stays a number and any other text stays text,
     for the check (`check_horizon`) to refuse and quote."""
     rounds = text.endswith("r")
-    value = _whole_text(text[:-1] if rounds else text)
+    value = whole_text(text[:-1] if rounds else text)
     if isinstance(value, int):
         return f"{value}r" if rounds else value
     return text if rounds else _number_text(text)
@@ -332,7 +334,7 @@ def check_horizon(horizon) -> None:
     if isinstance(horizon, str) and horizon.endswith("r"):
         digits = horizon[:-1]
         # a number of more digits than int() reads is beyond the bound as well
-        if digits.isdecimal() and len(digits.lstrip("0")) <= len(str(MAX_HORIZON_ROUNDS)) \
+        if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= len(str(MAX_HORIZON_ROUNDS)) \
                 and int(digits) <= MAX_HORIZON_ROUNDS:
             return
     if _is_whole(horizon) and -1 <= horizon <= MAX_HORIZON:
@@ -466,14 +468,14 @@ class SearchParams:
     checked once (`validate`, on construction)."""
     # --- budget: how long a decision is searched
     iterations: Optional[int] = option(
-        None, _iterations, spec="iterations", parse=_whole_text, shorthand="--iterations",
+        None, _iterations, spec="iterations", parse=whole_text, shorthand="--iterations",
         help="iterations per decision, total over the workers (at most 2**31 - 1)")
     time: Optional[float] = option(
         None, _seconds, spec="time", parse=_number_text, shorthand="--time", in_presets=False,
         help=f"seconds per decision, at most {MAX_SECONDS:g} (alone: no iteration limit; "
              "with iterations: whichever ends first)")
     workers: int = option(
-        1, _workers, spec="workers", parse=_whole_text, shorthand="--workers", in_presets=False,
+        1, _workers, spec="workers", parse=whole_text, shorthand="--workers", in_presets=False,
         help="processes growing independent trees (root parallel), at most the machine's "
              "CPUs (at least 8 allowed)")
     # --- selection: where the tree grows

@@ -558,3 +558,16 @@ def test_the_bench_scripts_counts_read_the_docs_digits(what, text, capsys):
             levels_rating.main(["--seed", text])
     assert info.value.code == 2
     assert "must be a whole number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("what, text", [row for row in NOT_THE_DOCS_DIGITS if row[1].strip() == row[1]],
+                         ids=[row[0] for row in NOT_THE_DOCS_DIGITS if row[1].strip() == row[1]])
+@pytest.mark.parametrize("spec", ["ismcts:iterations={}", "ismcts:workers={}", "ismcts:horizon={}",
+                                  "ismcts:horizon={}r", "pimc:determinizations={}"])
+def test_a_bot_specs_whole_numbers_are_written_in_the_docs_digits(spec, what, text):
+    """A spec's whole numbers follow the one grammar (ulm.numbers) as the command
+    line's do: what int() alone would read is refused, naming the option."""
+    make_bot(spec.format(3))
+    option = spec.split(":")[1].split("=")[0]
+    with pytest.raises(ValueError, match=f"{option}: must be"):
+        make_bot(spec.format(text))
