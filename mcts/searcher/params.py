@@ -289,9 +289,11 @@ class Option:
     default: Any = None                 # the field's default (set from the declaration)
 
     def read(self, text: str):
-        """A spec's text as the value of this option, checked (OptionError)."""
+        """A spec's text (its parts already stripped by spec_parts) or a command
+        line's as the value of this option, checked (OptionError); the text is
+        read as given, so " 3 " is no whole number here as on the command line."""
         try:
-            value = self.parse(text.strip())
+            value = self.parse(text)
         except OptionError:
             raise
         except ValueError as exc:
