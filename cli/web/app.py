@@ -263,13 +263,17 @@ def _game_routes(server: Server, max_upload: int) -> list:
 
     async def info(request):
         from mcts import BOTS
+        from mcts.play.engines import ENGINES
         from ulm import SEATS
+        # the engines given to `ulm serve` at its start, and no others (docs/engines.md)
+        engines = [f"engine:{name}" for name in sorted(ENGINES)]
         return JSONResponse({"bots": sorted(BOTS), "variants": ["basic", "advanced"],
+                             "engines": engines,
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,
                              "examples": ["human", "ismcts:iterations=2000", "ismcts:time=2",
-                                          "greedy", "random"],
+                                          "greedy", "random", *engines],
                              "default_bot": "ismcts:iterations=2000",
                              "levels": _levels()})
 
