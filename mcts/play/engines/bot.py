@@ -102,7 +102,7 @@ class EngineBot:
     def _start(self) -> None:
         name = self.label or f"seat-{SEATS[self.seat]}"
         log = None if self.log_dir is None else self.log_dir / f"{self.engine}.{name}.log"
-        self.process = EngineProcess(self.engine, self.command, log, tap=self.tap)
+        self.process = EngineProcess(self.engine, self.command, log, tap=self._heard)
         try:
             self.process.start()
             deadline = _time.monotonic() + protocol.START_SECONDS
@@ -123,6 +123,10 @@ class EngineBot:
         except BaseException:
             self.close()
             raise
+
+    def _heard(self, direction: str, message: dict) -> None:
+        if self.tap is not None:
+            self.tap(direction, message)
 
     def _fenced(self, talk):
         """Run a talk with the engine; a fault (or an interruption) ends the engine."""

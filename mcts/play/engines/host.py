@@ -106,6 +106,25 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def _alive(pid: int) -> bool:
+    """Is `pid` a process that has not ended (a zombie has)?"""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X")
+
+
+def _end(pid: int) -> None:
+    """SIGKILL the process group `pid` leads, and `pid` itself."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 class EngineProcess:
     """One running engine program: `send` a message, `receive` one, `close`.
 
@@ -178,14 +197,7 @@ class EngineProcess:
             return
         strays = descendants(proc.pid) if proc.poll() is None else []
         for target in (proc.pid, *strays):
-            try:
-                os.killpg(target, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                os.kill(target, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            _end(target)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
@@ -204,6 +216,8 @@ class EngineProcess:
         proc = self.proc
         if proc is None:
             return
+        # its processes now, also those in a session of their own (not in its group)
+        strays = descendants(proc.pid)
         try:
             try:
                 proc.stdin.close()
@@ -213,12 +227,17 @@ class EngineProcess:
                 proc.wait(timeout=seconds)
             except subprocess.TimeoutExpired:
                 raise BotFault("quit", f"still running {seconds:g} s after quit") from None
+            left = [pid for pid in strays if _alive(pid)]
             try:
                 os.killpg(proc.pid, 0)
+                left.append(proc.pid)
             except (ProcessLookupError, PermissionError):
-                return
-            raise BotFault("children", "processes it started were still running after it "
-                                       "ended")
+                pass
+            if left:
+                for pid in left:
+                    _end(pid)
+                raise BotFault("children", "processes it started were still running after "
+                                           "it ended")
         finally:
             self.kill()
 
