@@ -236,6 +236,8 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     if out == "":
         raise InputError("--out: no folder name given")
     check_workers_or_scheduler(scheduler)
+    if cfg.engines and scheduler:
+        raise InputError("--scheduler: engines (engine:NAME) play on this machine only")
     try:
         validate_config(cfg)  # before reaching or starting a cluster
         with open_executor(scheduler) as executor:

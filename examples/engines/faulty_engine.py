@@ -11,6 +11,10 @@ plays legally (the first legal decision) until its DECISION-th decision
   mute      never says hello              old       says hello in protocol 0
   exit      exits before its hello        noquit    ignores quit (FAULT at the end)
   escape    starts a process in a session of its own that outlives it
+  none      no fault: plays the first legal decision every time
+
+It writes its process number ("engine PID") and those of the processes it starts
+("child PID") to its standard error, for the tests to check that none outlives the host.
 """
 import json
 import os
@@ -35,6 +39,7 @@ def sleeper(new_session=False):
 
 
 def main():
+    print(f"engine {os.getpid()}", file=sys.stderr, flush=True)
     if FAULT == "exit":
         sys.exit(2)
     decisions = 0
