@@ -4,6 +4,9 @@ and 4 players), the reference engines play whole games and tournaments, and a pl
 state tells nothing of the hidden cards."""
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -217,3 +220,48 @@ def test_a_game_record_keeps_the_forfeits_and_the_engines_notes(tmp_path, monkey
     assert rec.forfeits["Blue"]["reason"] == "answered 'conquer the world': no such decision"
     assert rec.info["Red"][0][1]["comment"].startswith("Red picks from")
     assert rec.state.is_terminal()
+
+
+# --- the transcript of docs/engines.md ------------------------------------------------------
+
+TRANSCRIPT = ENGINES_DIR / "transcript-2p.txt"
+
+
+def transcript(monkeypatch) -> str:
+    """A whole 2-player game of the Python reference engine (Red) against level:2, as the
+    engine's standard input ("> ") and output ("< ") carry it."""
+    monkeypatch.setitem(engines.ENGINES, "py", f"python3 {ENGINES_DIR / 'random_engine.py'}")
+    lines: list[str] = []
+    choose = EngineBot.choose
+
+    def tapped(self, state):
+        self.tap = lambda direction, message: lines.append(
+            ("> " if direction == "host" else "< ")
+            + json.dumps(message, separators=(",", ":")))
+        return choose(self, state)
+    monkeypatch.setattr(EngineBot, "choose", tapped)
+    play_game(["engine:py", "level:2"], seed=1)
+    return "\n".join(lines) + "\n"
+
+
+def test_the_shipped_transcript_is_what_the_host_and_the_engine_say(monkeypatch):
+    """examples/engines/transcript-2p.txt is a real game (ULM_WRITE_TRANSCRIPT=1 rewrites
+    it), and every line docs/engines.md quotes from a transcript is in it."""
+    fresh = transcript(monkeypatch)
+    if os.environ.get("ULM_WRITE_TRANSCRIPT"):
+        TRANSCRIPT.write_text(fresh)
+    assert TRANSCRIPT.read_text() == fresh
+    shipped = {_without_view(line) for line in fresh.splitlines()}
+    doc = (ROOT / "docs" / "engines.md").read_text()
+    quoted = re.findall(r"^[<>] \{.*\}$", doc, flags=re.M)
+    assert len(quoted) >= 8
+    for line in quoted:
+        assert line in shipped, line
+
+
+def _without_view(line: str) -> str:
+    """A transcript line with its view written {...}, as the doc quotes it."""
+    message = json.loads(line[2:])
+    if "view" in message:
+        message["view"] = "{...}"
+    return line[:2] + json.dumps(message, separators=(",", ":")).replace('"{...}"', "{...}")
