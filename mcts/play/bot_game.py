@@ -53,8 +53,9 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
 
     def forfeit(p: int, fault) -> None:
         forfeits[p] = dict(fault.to_dict(), decision=len(rec.decisions) + 1)
-        if hasattr(bots[p], "close"):
-            bots[p].close()
+        close = getattr(bots[p], "close", None)
+        if close is not None:
+            close()
         if bots[p] in observers:
             observers.remove(bots[p])
         # the seat plays on with the random bot of its own seed (the same in a replay)
@@ -112,9 +113,11 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
                     forfeit(p, fault)
     finally:
         for bot in bots:
-            if hasattr(bot, "close"):
-                bot.close()
-    infos = {SEATS[p]: bot.infos for p, bot in enumerate(bots) if getattr(bot, "infos", None)}
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    infos = {SEATS[p]: found for p, bot in enumerate(bots)
+             if (found := getattr(bot, "infos", None))}
     if record_path:
         rec.forfeits = {SEATS[p]: f for p, f in sorted(forfeits.items())} or None
         rec.info = infos or None

@@ -27,6 +27,11 @@ class EngineBot:
     """An engine program in one seat; a new process for every game."""
     guest = True                # its faults forfeit the game (mcts.play.bot_game)
     name = "engine"
+    players: int | None = None
+    seat: int | None = None
+    label: str | None = None
+    engine_name: str | None = None      # as the engine names itself
+    last_seconds: float | None = None   # the wall time of the last decision (not the start-up)
 
     def __init__(self, engine: str, command: str, time: float = protocol.DEFAULT_TIME,
                  grace: float = protocol.DEFAULT_GRACE, seed: int = 0, log_dir=None):
@@ -38,7 +43,6 @@ class EngineBot:
         self.log_dir = None if log_dir is None else Path(log_dir)
         self.config = {"time": time, "grace": grace, "seed": seed}
         self.tap = None             # tap(direction, message): a transcript (tests, docs)
-        self.last_seconds = None    # the wall time of the last decision (not the start-up)
         self.process: EngineProcess | None = None
         self._new_game()
 
@@ -49,7 +53,7 @@ class EngineBot:
         self.events: list[dict] = []
         self.decisions = 0
         self.infos: list[list] = []     # [decision number, the last info message] per decision
-        self.engine_name = None         # as the engine names itself
+        self.engine_name = None
 
     # --- the Bot interface --------------------------------------------------
     @property
@@ -100,6 +104,7 @@ class EngineBot:
 
     # --- the game's course --------------------------------------------------
     def _start(self) -> None:
+        assert self.seat is not None and self.players is not None
         name = self.label or f"seat-{SEATS[self.seat]}"
         log = None if self.log_dir is None else self.log_dir / f"{self.engine}.{name}.log"
         self.process = EngineProcess(self.engine, self.command, log, tap=self._heard)
@@ -113,8 +118,8 @@ class EngineBot:
             if answer.get("protocol") != protocol.PROTOCOL:
                 raise BotFault("garbage", f"speaks protocol {_shown(answer.get('protocol'))}; "
                                           f"this host speaks {protocol.PROTOCOL}")
-            name = answer.get("name")
-            self.engine_name = name[:100] if isinstance(name, str) else None
+            said = answer.get("name")
+            self.engine_name = said[:100] if isinstance(said, str) else None
             self.process.send(protocol.game(self.players, self.seat, self.variant, self.seed,
                                             self.time, self.grace), deadline)
         except BotFault as fault:

@@ -27,6 +27,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from mcts.play.engines.faults import BotFault
 
@@ -35,11 +36,12 @@ MAX_LINES = 1000            # lines an engine may write for one decision (info l
 READ_CHUNK = 1 << 16
 QUIT_SECONDS = 1.0          # how long an engine told to quit may take to end
 
+_PRCTL: Any = None
 try:                        # loaded before any fork: the child only makes the call
     import ctypes
     _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
 except (OSError, AttributeError):  # pragma: no cover - not Linux
-    _PRCTL = None
+    pass
 
 _LIVE: set = set()          # the engines of this process not yet ended
 _LIVE_LOCK = threading.Lock()
@@ -138,6 +140,8 @@ class EngineProcess:
         self.log_path = None if log_path is None else Path(log_path)
         self.tap = tap
         self.proc: subprocess.Popen | None = None
+        self._stdin: Any = None
+        self._stdout: Any = None
         self._buffer = bytearray()
         self.lines = 0              # lines read since `count_lines_from_zero`
 
@@ -149,7 +153,7 @@ class EngineProcess:
             raise BotFault("start", f"cannot read the command {self.command!r}: {exc}") from None
         if not argv:
             raise BotFault("start", "the command is empty")
-        log = subprocess.DEVNULL
+        log: Any = subprocess.DEVNULL
         if self.log_path is not None:
             try:
                 self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -173,8 +177,10 @@ class EngineProcess:
         with _LIVE_LOCK:
             _LIVE.add(self)
         _end_all_on_sigterm()
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        os.set_blocking(self.proc.stdin.fileno(), False)
+        self._stdin, self._stdout = self.proc.stdin, self.proc.stdout
+        assert self._stdin is not None and self._stdout is not None
+        os.set_blocking(self._stdout.fileno(), False)
+        os.set_blocking(self._stdin.fileno(), False)
 
     @property
     def running(self) -> bool:
@@ -204,7 +210,8 @@ class EngineProcess:
             pass
         for pipe in (proc.stdin, proc.stdout):
             try:
-                pipe.close()
+                if pipe is not None:
+                    pipe.close()
             except OSError:
                 pass
         with _LIVE_LOCK:
@@ -220,7 +227,8 @@ class EngineProcess:
         strays = descendants(proc.pid)
         try:
             try:
-                proc.stdin.close()
+                if proc.stdin is not None:
+                    proc.stdin.close()
             except OSError:
                 pass
             try:
@@ -246,8 +254,8 @@ class EngineProcess:
         if self.tap is not None:
             self.tap("host", message)
         data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode())
-        assert self.proc is not None
-        fd = self.proc.stdin.fileno()
+        assert self._stdin is not None
+        fd = self._stdin.fileno()
         while data:
             try:
                 n = os.write(fd, data)
@@ -282,8 +290,8 @@ class EngineProcess:
         return message
 
     def _line(self, deadline: float, waiting_for: str) -> bytes:
-        assert self.proc is not None
-        fd = self.proc.stdout.fileno()
+        assert self._stdout is not None
+        fd = self._stdout.fileno()
         buffer = self._buffer
         searched = 0
         while True:

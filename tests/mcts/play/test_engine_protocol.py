@@ -110,7 +110,7 @@ def test_a_decision_message_is_the_same_in_every_world_the_seat_cannot_tell_apar
     while not state.is_terminal():
         if step % 9 == 0:
             seat = state.current_player()
-            assert_same_for_worlds(state, seat, lambda s: protocol.decide(s, seat, 1, 1.0, []),
+            assert_same_for_worlds(state, seat, lambda s, seat=seat: protocol.decide(s, seat, 1, 1.0, []),
                                    seed=step)
         state.apply_action(bot.choose(state))
         state.resolve_chance()
