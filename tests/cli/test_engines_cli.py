@@ -30,6 +30,7 @@ ULM = [sys.executable, "-m", "cli"]
 @pytest.fixture(autouse=True)
 def clean_registry(tmp_path):
     saved = dict(engines.ENGINES)
+    engines.ENGINES.clear()
     engines.set_log_dir(tmp_path / "default-logs")
     yield
     engines.ENGINES.clear()
