@@ -229,3 +229,24 @@ def test_a_tournament_of_engines_killed_outright_resumes_to_the_same_games(tmp_p
                        for r in rows), key=lambda r: r["game"])
     assert games(killed) == games(tmp_path / "whole")
     assert len(games(killed)) == 6
+
+
+def test_a_host_killed_outright_takes_its_engines_and_their_children_along(tmp_path):
+    """SIGKILL leaves the host no time to end anything: the kernel ends each engine
+    (its parent-death signal) and the host's watchdog ends their process groups."""
+    logs = tmp_path / "logs"
+    env = dict(os.environ, TMPDIR=str(logs))
+    proc = subprocess.Popen(ULM + ["play", "--engine", f"h={FAULTY} children", "--engine",
+                                   f"w={FAULTY} hang", "--bots", "engine:h,engine:w:time=60",
+                                   "--quiet"], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    logs.mkdir()
+    try:
+        _wait_for(lambda: len(_engine_pids(logs)) >= 3)
+        os.kill(proc.pid, signal.SIGKILL)      # the host alone, as the OOM killer does
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert _wait_gone(_engine_pids(logs), 2.0) == []

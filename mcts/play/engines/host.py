@@ -9,8 +9,8 @@ deadline of the message it owes, fill the host's memory, or outlive the host:
   reaches the host alone and the host ends the whole group (`close`);
 * the kernel sends it SIGKILL when the thread that started it ends
   (PR_SET_PDEATHSIG), so a host killed outright does not leave it running;
-* a process that ends the host by SIGTERM (a tournament's pool ending its
-  workers) ends every live engine group first (`_end_all_on_sigterm`);
+* a watchdog process ends the engine groups of a host that ended without
+  ending them (a pool's worker ended by SIGTERM, a host killed by SIGKILL);
 * its standard error goes to a log file of its own, never to the host's terminal;
 * a line longer than MAX_LINE bytes, or more than MAX_LINES lines for one
   decision, is a flood; reads and writes wait at most until the deadline.
@@ -24,6 +24,7 @@ import select
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -61,20 +62,48 @@ def end_all() -> None:
         engine.kill()
 
 
-def _end_all_on_sigterm() -> None:
-    """Have SIGTERM end the engine groups before this process ends (a tournament's
-    pool ends its workers so), when nothing else handles SIGTERM here."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return
+# A watchdog process per host process: it holds the engine process groups the host
+# started and not yet ended, and ends them when the host is gone, however it ended
+# (SIGTERM from a pool, SIGKILL): it reads their numbers from a pipe whose other end
+# only the host holds, and the end of that pipe is the host's end. (A Python signal
+# handler cannot do this: one that comes just before a blocking call waits for it.)
+_WATCHDOG_CODE = """
+import os, signal, sys
+groups = set()
+for line in sys.stdin:
+    sign, pgid = line[:1], int(line[1:])
+    (groups.add if sign == "+" else groups.discard)(pgid)
+for pgid in groups:
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+_WATCHDOG: list = [None, None]      # [the process that started it, its pipe's fd]
+_WATCHDOG_LOCK = threading.Lock()
 
-    def handler(signum, frame):
-        end_all()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
 
-    signal.signal(signal.SIGTERM, handler)
+def _watch(pgid: int, sign: str) -> None:
+    """Tell this process's watchdog of an engine group started (+) or ended (-)."""
+    with _WATCHDOG_LOCK:
+        if _WATCHDOG[0] != os.getpid():     # none yet, or the parent's (a forked worker)
+            if sign == "-":
+                return
+            try:
+                dog = subprocess.Popen([sys.executable, "-S", "-c", _WATCHDOG_CODE],
+                                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, start_new_session=True,
+                                       close_fds=True)
+            except OSError:     # pragma: no cover - no process to spare: ended as before
+                return
+            assert dog.stdin is not None
+            _WATCHDOG[:] = [os.getpid(), dog.stdin]
+        try:
+            _WATCHDOG[1].write(f"{sign}{pgid}\n".encode())
+            _WATCHDOG[1].flush()
+        except OSError:         # pragma: no cover - the watchdog ended
+            pass
 
 
 atexit.register(end_all)
@@ -176,7 +205,7 @@ class EngineProcess:
                 log.close()
         with _LIVE_LOCK:
             _LIVE.add(self)
-        _end_all_on_sigterm()
+        _watch(self.proc.pid, "+")
         self._stdin, self._stdout = self.proc.stdin, self.proc.stdout
         assert self._stdin is not None and self._stdout is not None
         os.set_blocking(self._stdout.fileno(), False)
@@ -216,6 +245,7 @@ class EngineProcess:
                 pass
         with _LIVE_LOCK:
             _LIVE.discard(self)
+        _watch(proc.pid, "-")
 
     def finish(self, seconds: float = QUIT_SECONDS) -> None:
         """After `quit`: wait for the engine to end; BotFault if it does not, or if
