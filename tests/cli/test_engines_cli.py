@@ -250,3 +250,42 @@ def test_a_host_killed_outright_takes_its_engines_and_their_children_along(tmp_p
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert _wait_gone(_engine_pids(logs), 2.0) == []
+
+
+# --- the web ------------------------------------------------------------------------------
+
+def test_the_web_offers_the_engines_given_at_its_start_and_runs_no_other(tmp_path):
+    from starlette.testclient import TestClient
+
+    from cli.web.app import create_app
+    from web_helpers import error_of, wait_for
+    engines.register_engine("py", PY_ENGINE)
+    with TestClient(headers={"content-type": "application/json"},
+                    app=create_app(max_seconds=5)) as client:
+        info = client.get("/api/info").json()
+        assert info["engines"] == ["engine:py"] and "engine:py" in info["examples"]
+        for seats, message in (
+                (["engine:other", "random"], "no engine 'other' was given; engines: py"),
+                ([f"engine:{PY_ENGINE}", "random"], "no engine"),
+                (["engine:py:time=60", "random"], "time must be at most 5 s on this server"),
+                (["python:os:Thing", "random"], "never a module or a file"),
+                ([f"python:{tmp_path / 'x.py'}:Bot", "random"], "never a module or a file")):
+            r = client.post("/api/games", json={"mode": "play", "seats": seats, "seed": 1})
+            assert message in error_of(r, 400), seats
+        r = client.post("/api/games", json={"mode": "play", "seats": ["engine:py", "random"],
+                                            "seed": 2})
+        assert r.status_code == 201, r.text
+        game = wait_for(client, f"/api/games/{r.json()['id']}", lambda d: d["terminal"], 120)
+        assert game["winners"]
+    assert _wait_gone(_engine_pids_of("random_engine.py")) == []
+
+
+def _engine_pids_of(script: str) -> list[int]:
+    found = []
+    for pid in host.descendants(os.getpid()):
+        try:
+            if script.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
