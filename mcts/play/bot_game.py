@@ -37,11 +37,6 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
     bots = [make_bot(spec) for spec in specs]
     n = len(specs)
     guests = [getattr(bot, "guest", False) for bot in bots]
-    for seat, bot in enumerate(bots):
-        bot.reseed(bot_seed(bot.seed, seed, seat))
-        if guests[seat] and hasattr(bot, "begin_game"):
-            label = f"game-{game}.{SEATS[seat]}" if game is not None else SEATS[seat]
-            bot.begin_game(n, seat, variant, label)
     observers = [b for b in bots if getattr(b, "guest", False) and hasattr(b, "observe")]
     rec = GameRecord(players=n, variant=variant, seed=seed, board=board, bots=specs)
     state = rec.state
@@ -63,8 +58,16 @@ def play_game(specs: list[str], seed: int, variant: str = "basic", board=None,
         if log is not None:
             log(f"{SEATS[p]} ({specs[p]}) forfeits: {fault.reason}")
 
+    for seat, bot in enumerate(bots):
+        try:
+            bot.reseed(bot_seed(bot.seed, seed, seat))
+            if guests[seat] and hasattr(bot, "begin_game"):
+                label = f"game-{game}.{SEATS[seat]}" if game is not None else SEATS[seat]
+                bot.begin_game(n, seat, variant, label)
+        except BotFault as fault:       # a plug-in's reseed that raised
+            forfeit(seat, fault)
     try:
-        while not state.is_terminal():
+        while not state.is_terminal() and not (n == 2 and forfeits):
             p = state.current_player()
             t0 = time.perf_counter()
             try:

@@ -120,7 +120,10 @@ def make_plugin_bot(rest: str) -> "PluginBot":
     except Exception as exc:
         raise ValueError(f"{label}: building {cls.__name__}() raised "
                          f"{type(exc).__name__}: {exc}") from None
-    return PluginBot(label, plugin, **engine_options(options))
+    try:
+        return PluginBot(label, plugin, **engine_options(options))
+    except BotFault as fault:
+        raise ValueError(f"{label}: {fault.reason}") from None
 
 
 class PluginBot:

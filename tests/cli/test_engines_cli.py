@@ -193,7 +193,7 @@ def test_ctrl_c_ends_a_tournament_and_every_engine_within_a_second(workers, tmp_
             proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert took < 1.5, took                 # a second, and the test machine's slack
+    assert took < 2.0, took                 # a second, and a busy test machine's slack
     assert _wait_gone(_engine_pids(out), 1.0) == []
 
 

@@ -205,9 +205,10 @@ class EngineBot:
         deadline = _time.monotonic() + self.grace + protocol.DEFAULT_GRACE
 
         def talk():
+            strays = process.descendants()
             process.send(protocol.end(state, self.seat, events, forfeits), deadline)
             process.send(protocol.quit_(), deadline)
-            process.finish(self.grace + protocol.DEFAULT_GRACE)
+            process.finish(strays, self.grace + protocol.DEFAULT_GRACE)
         try:
             self._fenced(talk)
         except BotFault as fault:

@@ -247,14 +247,19 @@ class EngineProcess:
             _LIVE.discard(self)
         _watch(proc.pid, "-")
 
-    def finish(self, seconds: float = QUIT_SECONDS) -> None:
+    def descendants(self) -> list[int]:
+        """The processes the engine has started and not ended (also those in a session
+        of their own, outside its group): `finish` checks them. Taken before `quit`
+        is sent: once the engine has ended, they belong to no one."""
+        return descendants(self.proc.pid) if self.running and self.proc else []
+
+    def finish(self, strays: list[int], seconds: float = QUIT_SECONDS) -> None:
         """After `quit`: wait for the engine to end; BotFault if it does not, or if
-        processes of its group outlive it. The group is ended in any case."""
+        processes of its group, or `strays` (its `descendants` before quit), outlive
+        it. The group is ended in any case."""
         proc = self.proc
         if proc is None:
             return
-        # its processes now, also those in a session of their own (not in its group)
-        strays = descendants(proc.pid)
         try:
             try:
                 if proc.stdin is not None:

@@ -18,7 +18,7 @@ from mcts.play.engines import host, protocol
 
 FAULTY = f"{sys.executable} {ROOT / 'examples' / 'engines' / 'faulty_engine.py'}"
 GOOD = f"{sys.executable} {ROOT / 'examples' / 'engines' / 'random_engine.py'}"
-QUICK = "time=0.2,grace=0.3"
+QUICK = "time=0.5,grace=0.5"
 
 
 @pytest.fixture(autouse=True)
@@ -129,11 +129,18 @@ def test_a_plugin_that_raises_or_answers_illegally_forfeits(tmp_path, logs):
         "class Illegal:\n"
         "    def choose(self, state):\n"
         "        return 10_000\n"
+        "class Reseed:\n"
+        "    def reseed(self, seed):\n"
+        "        if seed:\n"
+        "            raise ValueError('not this seed')\n"
+        "    def choose(self, state):\n"
+        "        return state.legal_actions()[0]\n"
         "class Slow:\n"
         "    def choose(self, state):\n"
         "        import time; time.sleep(0.3)\n"
         "        return state.legal_actions()[0]\n")
-    for cls, kind in (("Raises", "exception"), ("Illegal", "unknown"), ("Slow", "time")):
+    for cls, kind in (("Raises", "exception"), ("Illegal", "unknown"), ("Slow", "time"),
+                      ("Reseed", "exception")):
         row = play_game([f"python:{plugin}:{cls}:time=0.05,grace=0.1", "random", "random"],
                         seed=3)
         assert row["forfeits"][0]["kind"] == kind, row["forfeits"]
