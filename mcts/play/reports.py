@@ -134,11 +134,11 @@ def format_table(summary: dict) -> str:
     lines.append("(+ / -: the interval lies above / below the baseline; s/game: a bot's "
                  "thinking time per game, to check that budgets are matched)")
     lines.append("")
-    lines.append(f"{'wall time':<{w}} {'s/decision':>10} {'longest':>8}  forfeits")
+    lines.append(f"{'wall time':<{w}} {'ms/decision':>11} {'longest ms':>10}  forfeits")
     for b in summary["bots"]:
         kinds = ", ".join(f"{k} {v}" for k, v in b.get("forfeit_kinds", {}).items())
-        lines.append(f"{b['bot']:<{w}} {b.get('seconds_per_decision', 0.0):>10.4f} "
-                     f"{b.get('longest_decision', 0.0):>8.3f}  {b.get('forfeits', 0)}"
+        lines.append(f"{b['bot']:<{w}} {b.get('seconds_per_decision', 0.0) * 1e3:>11.3f} "
+                     f"{b.get('longest_decision', 0.0) * 1e3:>10.1f}  {b.get('forfeits', 0)}"
                      + (f" ({kinds})" if kinds else ""))
     seats = summary["config"]["players"]
     lines.append("")
