@@ -289,3 +289,10 @@ def _engine_pids_of(script: str) -> list[int]:
         except OSError:
             pass
     return found
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder", "tune", "play", "serve"])
+def test_every_command_that_seats_bots_takes_engines(command):
+    res = run([command, "--help"])
+    assert res.exit_code == 0
+    assert "--engine NAME=COMMAND" in res.output and "--engines FILE" in res.output

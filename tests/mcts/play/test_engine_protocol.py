@@ -230,7 +230,7 @@ TRANSCRIPT = ENGINES_DIR / "transcript-2p.txt"
 def transcript(monkeypatch) -> str:
     """A whole 2-player game of the Python reference engine (Red) against level:2, as the
     engine's standard input ("> ") and output ("< ") carry it."""
-    monkeypatch.setitem(engines.ENGINES, "py", f"python3 {ENGINES_DIR / 'random_engine.py'}")
+    monkeypatch.setitem(engines.ENGINES, "py", PY_ENGINE)
     lines: list[str] = []
     choose = EngineBot.choose
 
@@ -265,3 +265,16 @@ def _without_view(line: str) -> str:
     if "view" in message:
         message["view"] = "{...}"
     return line[:2] + json.dumps(message, separators=(",", ":")).replace('"{...}"', "{...}")
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("forfeits", [1], "forfeits: must be an object of the seats that forfeited"),
+    ("forfeits", {"Green": {}}, "forfeits: must be an object of the seats that forfeited"),
+    ("info", "notes", "info: must be an object of seats' engine notes"),
+    ("info", {"Purple": []}, "info: must be an object of seats' engine notes"),
+])
+def test_a_record_with_bad_forfeits_or_notes_is_refused(field, value, message):
+    from ulm.records import RecordError, replay
+    data = {"format": "ulm-record/1", "players": 2, "seed": 1, "decisions": [], field: value}
+    with pytest.raises(RecordError, match=message):
+        replay(data)
