@@ -193,6 +193,16 @@ def test_the_reference_engines_play_a_tournament_against_level_2(c_engine, tmp_p
     assert len(list((tmp_path / "out" / "engine-logs").glob("c.game-*.log"))) == 6
 
 
+def test_the_node_engine_plays_a_tournament(tmp_path):
+    node = shutil.which("node")
+    assert node, "the Node reference engine needs node"
+    cfg = TournamentConfig(bots=["engine:js", "greedy"], players=2, games=2, seed=3,
+                           engines={"js": f"{node} {ENGINES_DIR / 'random_engine.js'}"})
+    summary = run_tournament(cfg, tmp_path / "out", workers=1, progress=False)
+    js = next(b for b in summary["bots"] if b["bot"] == "engine:js")
+    assert js["games"] == 2 and js["forfeits"] == 0
+
+
 def test_a_tournament_goes_on_past_faults_and_reports_them(tmp_path):
     faulty = f"{sys.executable} {ENGINES_DIR / 'faulty_engine.py'} crash 3"
     cfg = TournamentConfig(bots=["engine:bad:time=0.5", "random"], players=2, games=4, seed=1,
