@@ -7,6 +7,7 @@ import click
 
 from cli import (
     HELP,
+    InputError,
     check_workers_or_scheduler,
     engines_option,
     fail_on_input_errors,
@@ -62,7 +63,6 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
     from mcts.play.tune import TuneConfig, TuneError, parse_param, run_tune, validate
     check_workers_or_scheduler(scheduler)
     if engines and scheduler:
-        from cli import InputError
         raise InputError("--scheduler: engines (engine:NAME) play on this machine only")
     try:
         name = bot.split(":", 1)[0].strip()
