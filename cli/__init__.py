@@ -226,3 +226,48 @@ def check_workers_or_scheduler(scheduler) -> None:
     if scheduler and ctx.get_parameter_source("workers") == click.core.ParameterSource.COMMANDLINE:
         raise InputError("--workers: counts local worker processes and cannot go with "
                          "--scheduler (the cluster's workers play; local:N starts N of them)")
+
+
+def engines_option():
+    """--engine NAME=COMMAND (repeat) and --engines FILE: the engine programs that the
+    bot spec engine:NAME may seat (docs/engines.md). The command gets them as one
+    argument, `engines` (NAME -> COMMAND, registered with mcts.play.engines)."""
+    import functools
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, engine=(), engines_file=None, **kwargs):
+            return fn(*args, engines=registered_engines(engine, engines_file), **kwargs)
+        wrapper = click.option(
+            "--engines", "engines_file", type=click.Path(dir_okay=False), default=None,
+            metavar="FILE", help='A file of engines: {"engines": {"NAME": "COMMAND", ...}}.')(wrapper)
+        return click.option(
+            "--engine", "engine", multiple=True, metavar="NAME=COMMAND",
+            help="An engine program the bot spec engine:NAME seats (repeat; the protocol: "
+                 "docs/engines.md).")(wrapper)
+    return decorate
+
+
+def registered_engines(given, engines_file) -> dict:
+    """The engines of --engines FILE and --engine NAME=COMMAND, registered."""
+    from mcts.play.engines import EngineError, parse_engine, read_engines_file, register_engine
+    engines: dict = {}
+    try:
+        if engines_file is not None:
+            engines.update(read_engines_file(engines_file))
+        for text in given:
+            name, command = parse_engine(text)
+            engines[name] = command
+    except EngineError as exc:
+        message = str(exc)
+        raise InputError(message if message.startswith("--") else f"--engines: {message}") from None
+    for name, command in engines.items():
+        register_engine(name, command)
+    return engines
+
+
+def engines_named(engines: dict, specs) -> dict:
+    """The engines of `engines` that the bot specs seat (engine:NAME...)."""
+    named = {spec.strip().split(":")[1].strip() for spec in specs
+             if spec.strip().startswith("engine:") and spec.count(":") >= 1}
+    return {name: command for name, command in engines.items() if name in named}

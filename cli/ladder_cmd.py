@@ -7,6 +7,7 @@ import click
 
 from cli import (
     HELP,
+    engines_option,
     fail_on_input_errors,
     json_option,
     players_option,
@@ -37,8 +38,9 @@ from mcts.play.tournament import MAX_GAMES, TournamentError
                    "an interrupted ladder resumes from it.")
 @json_option("the rungs")
 @quiet_option("No progress bars.")
+@engines_option()
 @fail_on_input_errors
-def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet):
+def ladder(bot, low, high, players, games, workers, seed, out, as_json, quiet, engines):
     """Play BOT:iterations=N against BOT:iterations=N/2 for N = LOW, 2 LOW, ... HIGH.
 
     Example: ulm ladder --low 250 --high 8000 --games 40 --out ladder

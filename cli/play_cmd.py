@@ -12,6 +12,8 @@ from cli import (
     SEED,
     InputError,
     check_workers_or_scheduler,
+    engines_named,
+    engines_option,
     fail_on_input_errors,
     iterations_option_type,
     json_option,
@@ -41,7 +43,8 @@ from ulm.records import RecordError, load_record
 
 # The tournament's settings (mcts.play.tournament) -> the options that give them.
 TOURNAMENT_OPTIONS = {"players": "--players", "bots": "--bots", "games": "--games",
-                      "board": "--board", "out_dir": "--out", "scheduler": "--scheduler"}
+                      "board": "--board", "out_dir": "--out", "scheduler": "--scheduler",
+                      "engines": "--engine"}
 
 
 def _seats(ctx, param, values):
@@ -87,9 +90,10 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
                    "variant and board come from it); it is saved back to RECORD (or --record). "
                    "The bots decide as they would have without the stop.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
+@engines_option()
 @fail_on_input_errors
 def play(bots, level, humans, players, hint_iterations, seed, variant, board, record, resume,
-         quiet):
+         quiet, engines):
     """Play one game between bots, with a log of every turn and the final scores.
 
     With --human SEAT you play that seat against the bots: the legal decisions
@@ -221,9 +225,10 @@ def _split_specs(text: str) -> list[str]:
                    "an interrupted tournament resumes from it.")
 @json_option("the results")
 @quiet_option()
+@engines_option()
 @fail_on_input_errors
 def tournament(bots, more_bots, players, games, workers, scheduler, seed, variant, board, out,
-               as_json, quiet):
+               as_json, quiet, engines):
     """Play many games between bots (duplicate deals, rotated seats) and report who is stronger.
 
     Example: ulm tournament --bots ismcts:iterations=2000 greedy --players 2 --games 100
@@ -231,10 +236,12 @@ def tournament(bots, more_bots, players, games, workers, scheduler, seed, varian
     from mcts.play.cluster import ClusterError, open_executor
     specs = [spec for text in list(bots) + list(more_bots) for spec in _split_specs(text)]
     cfg = TournamentConfig(bots=specs, players=players, games=games, seed=seed, variant=variant,
-                           board=board)
+                           board=board, engines=engines_named(engines, specs) or None)
     if out == "":
         raise InputError("--out: no folder name given")
     check_workers_or_scheduler(scheduler)
+    if cfg.engines and scheduler:
+        raise InputError("--scheduler: engines (engine:NAME) play on this machine only")
     try:
         validate_config(cfg)  # before reaching or starting a cluster
         with open_executor(scheduler) as executor:
@@ -274,9 +281,11 @@ def bots_cmd(as_json, markdown):
     if markdown:
         click.echo(options_markdown(table))
         return
+    from mcts.play.plugins import plugins
     if as_json:
         click.echo(json.dumps({"bots": table, "options": {k: v.help for k, v in OPTIONS.items()},
-                               "presets": PRESET_OPTIONS, "levels": _levels()}, indent=1))
+                               "presets": PRESET_OPTIONS, "levels": _levels(),
+                               "plugins": plugins()}, indent=1))
         return
     _echo_levels()      # what a player meets first: the levels, by name
     click.echo("")
@@ -295,6 +304,8 @@ def bots_cmd(as_json, markdown):
         click.echo(f"  {'':<{owidth}}  [{takers}]")
     click.echo("")
     click.echo("Presets of ismcts (preset=NAME): " + ", ".join(PRESET_OPTIONS))
+    click.echo("")
+    _echo_guests(plugins())
 
 
 def options_markdown(table: dict) -> str:
@@ -307,6 +318,20 @@ def options_markdown(table: dict) -> str:
         short = f"`{declared.shorthand}`" if declared.shorthand else ""
         rows.append(f"| `{opt}` | {declared.help} | {takers} | {short} |")
     return "\n".join(rows)
+
+
+def _echo_guests(found: list[dict]) -> None:
+    """The bots from outside: engines, plug-ins and the installed plug-ins' origins."""
+    click.echo("Bots from outside (docs/engines.md): engine:NAME (a program given with "
+               "--engine NAME=COMMAND), python:module:Class or python:path/file.py:Class; "
+               "options time=, grace=, seed=.")
+    if not found:
+        click.echo("Installed plug-ins (python:NAME, entry points ulm.bots): none")
+        return
+    click.echo("Installed plug-ins (python:NAME, entry points ulm.bots):")
+    width = max(len(p["name"]) for p in found)
+    for p in found:
+        click.echo(f"  {p['name']:<{width}}  {p['target']}  (from {p['origin']})")
 
 
 def _levels() -> list[dict]:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from cli import HELP, InputError
+from cli import HELP, InputError, engines_option
 
 SWITCH_SECONDS = 0.001      # the GIL's switch interval while serving
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -28,7 +28,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
               help="The SQLite file the games are kept in (default: games.sqlite in "
                    "$ULM_DATA_DIR, else $XDG_DATA_HOME/ulm, else ~/.local/share/ulm).")
 @click.option("--forget", is_flag=True, help="Keep the games in memory only.")
-def serve(port, host, lan, open_browser, max_seconds, games_file, forget):
+@engines_option()
+def serve(port, host, lan, open_browser, max_seconds, games_file, forget, engines):
     """Play, follow a real game and review records in the web browser.
 
     The server keeps the games in a SQLite file (see --games): a restarted server

@@ -7,7 +7,9 @@ import click
 
 from cli import (
     HELP,
+    InputError,
     check_workers_or_scheduler,
+    engines_option,
     fail_on_input_errors,
     json_option,
     players_option,
@@ -48,9 +50,10 @@ TUNE_OPTIONS = {"bot": "--bot", "param": "--param", "against": "--against",
                    "run again with the same settings to resume.")
 @json_option("the best trial")
 @quiet_option()
+@engines_option()
 @fail_on_input_errors
 def tune(bot, params, against, players, games_per_trial, trials, workers, scheduler, seed, out,
-         as_json, quiet):
+         as_json, quiet, engines):
     """Find the options of BOT that win most against the --against bots (optuna TPE).
 
     Example: ulm tune --bot ismcts:time=0.05 --param c=0.2:2.0 --against pimc:time=0.05
@@ -59,6 +62,8 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
     from mcts.play.cluster import ClusterError, open_executor
     from mcts.play.tune import TuneConfig, TuneError, parse_param, run_tune, validate
     check_workers_or_scheduler(scheduler)
+    if engines and scheduler:
+        raise InputError("--scheduler: engines (engine:NAME) play on this machine only")
     try:
         name = bot.split(":", 1)[0].strip()
         from mcts.play.bots import BOTS

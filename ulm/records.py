@@ -17,7 +17,8 @@ from ulm.jsonfile import dumps, read_json, write_atomically
 from ulm.numbers import check_seed
 
 FORMAT = "ulm-record/1"
-FIELDS = ("format", "players", "variant", "board", "seed", "decisions", "bots", "result")
+FIELDS = ("format", "players", "variant", "board", "seed", "decisions", "bots", "result",
+          "forfeits", "info")
 
 
 class RecordError(ValueError):
@@ -35,6 +36,10 @@ class GameRecord:
         self.bots = bots
         self.decisions: list[int] = []
         self.state = self.game.new_game(seed)
+        # seat name -> {"kind", "reason", "decision"}: a guest bot's forfeit (docs/engines.md)
+        self.forfeits: dict | None = None
+        # seat name -> [[decision number, the engine's info message], ...]
+        self.info: dict | None = None
 
     def apply(self, action: int) -> None:
         """Apply a decision of the player to move, then draw the chance events."""
@@ -65,6 +70,10 @@ class GameRecord:
         if self.bots:
             data["bots"] = list(self.bots)
         data["decisions"] = [ACTION_NAMES[a] for a in self.decisions]
+        if self.forfeits:
+            data["forfeits"] = dict(self.forfeits)
+        if self.info:
+            data["info"] = dict(self.info)
         if self.state.is_terminal():
             data["result"] = {"scores": dict(zip(SEATS, self.state.scores())),
                               "winners": [SEATS[p] for p in self.state.winners()]}
@@ -109,10 +118,21 @@ def replay(data: object, at: int | None = None, source: str = "record") -> GameR
     board = data.get("board")
     if board is not None and not isinstance(board, str):
         raise RecordError(f"board: must be the path of a board table file, got {type(board).__name__}")
+    forfeits = data.get("forfeits")
+    if forfeits is not None and (not isinstance(forfeits, dict)
+                                 or not set(forfeits) <= set(SEATS[:players])):
+        raise RecordError(f"forfeits: must be an object of the seats that forfeited "
+                          f"({', '.join(SEATS[:players])}), got {type(forfeits).__name__}")
     try:
         rec = GameRecord(players, variant, seed, board, data.get("bots"))
     except BoardError as exc:
         raise RecordError(f"board: {exc}") from None
+    rec.forfeits = forfeits
+    info = data.get("info")
+    if info is not None and (not isinstance(info, dict) or not set(info) <= set(SEATS[:players])):
+        raise RecordError(f"info: must be an object of seats' engine notes "
+                          f"({', '.join(SEATS[:players])}), got {type(info).__name__}")
+    rec.info = info
     for k, name in enumerate(decisions[:at] if at is not None else decisions):
         if not isinstance(name, str) or name not in ACTION_NAMES:
             raise RecordError(f"decisions[{k}]: unknown action {name!r}")

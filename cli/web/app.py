@@ -343,15 +343,19 @@ def _game_routes(server: Server, max_upload: int) -> list:
 
     async def info(request):
         from mcts import BOTS
+        from mcts.play.engines import ENGINES
         from ulm import SEATS
         from ulm.game import VARIANTS
         levels = _levels()
+        # the engines given to `ulm serve` at its start, and no others (docs/engines.md)
+        engines = [f"engine:{name}" for name in sorted(ENGINES)]
         return JSONResponse({"bots": sorted(BOTS), "variants": list(VARIANTS),
+                             "engines": engines,
                              "seats": list(SEATS), "max_seconds": server.max_seconds,
                              "max_upload": max_upload, "max_bots": server.max_bots,
                              "keeps_games": server.store is not None,
                              "examples": ["human", *(lv["spec"] for lv in levels),
-                                          "ismcts:time=2", "greedy", "random"],
+                                          "ismcts:time=2", "greedy", "random", *engines],
                              "default_bot": f"level:{DEFAULT_LEVEL}",
                              "levels": levels})
 

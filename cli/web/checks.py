@@ -88,6 +88,7 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
         raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
                        f"got {quoted(spec)}")
     _shipped_models_only(spec, field, players)
+    _installed_plugins_only(spec, field)
     try:
         bot = make_bot(spec, players)
     except ValueError as exc:
@@ -104,6 +105,18 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
         raise WebError(f"{field}: bot spec {quoted(spec)}: at most {os.cpu_count() or 1} "
                        "workers on this machine")
     return bot
+
+
+def _installed_plugins_only(spec: str, field: str) -> None:
+    """No request names code on the server: a plug-in is one an installed package
+    registers (python:NAME), never a module or a file (python:module:Class). An
+    engine (engine:NAME) is one given to `ulm serve` at its start, or none."""
+    name, _, rest = spec.strip().partition(":")
+    if name.strip() == "python":
+        from mcts.play.plugins import split_spec
+        if ":" in split_spec(rest)[0]:
+            raise WebError(f"{field}: bot spec: python: this server seats installed plug-ins "
+                           "by name (python:NAME), never a module or a file")
 
 
 def _shipped_models_only(spec: str, field: str, players: int | None) -> None:

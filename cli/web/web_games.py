@@ -459,6 +459,9 @@ class PlayGame(WebGame):
                 mover = self.state.current_player()
                 if mover < 0 or self.human[mover] or self.stopped:
                     self.thinking = None
+                    if mover < 0 or self.stopped:   # an engine's program ends with its game
+                        for seated in self.table.bots:
+                            getattr(seated, "close", lambda: None)()
                     return
                 version = self.version
                 world = self.state.clone()

@@ -292,6 +292,20 @@ def written_options(spec: str) -> tuple:
     return spec.strip(), dict(spec_parts(spec)[1])
 
 
+def _engine_bot(rest: str):
+    from mcts.play.engines import make_engine_bot
+    return make_engine_bot(rest)
+
+
+def _plugin_bot(rest: str):
+    from mcts.play.plugins import make_plugin_bot
+    return make_plugin_bot(rest)
+
+
+# the bots from outside the project (docs/engines.md): spec prefix -> its maker
+GUESTS = {"engine": _engine_bot, "python": _plugin_bot}
+
+
 def make_bot(spec: str, players: int | None = None) -> Bot:
     """A bot from a spec like ``ismcts:iterations=2000,c=0.7,seed=3`` or ``random``.
 
@@ -305,6 +319,11 @@ def make_bot(spec: str, players: int | None = None) -> Bot:
     quoted = shown(spec, SHOWN_SPEC_CHARS)
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
+    if name in GUESTS:              # a program (engine:NAME) or a Python plug-in (python:...)
+        try:
+            return GUESTS[name](rest)
+        except ValueError as exc:
+            raise ValueError(f"bot spec {quoted}: {name}: {exc}") from None
     if name == "level":             # level:N is the spec of that level (mcts.play.levels)
         from mcts.play.levels import level_of
         number, comma, more = rest.partition(",")

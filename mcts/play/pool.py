@@ -29,7 +29,7 @@ def _pool_worker_init(parent: int):
 
 def _run_one(args):
     game_id, deal_seed, rotation, seats, variant, board = args
-    row = bot_game.play_game(seats, deal_seed, variant, board)
+    row = bot_game.play_game(seats, deal_seed, variant, board, game=game_id)
     row.update({"game": game_id, "deal": game_id // len(seats), "rotation": rotation})
     return row
 

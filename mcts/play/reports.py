@@ -33,6 +33,11 @@ class BotSummary:
     rating_sigma: float = 0.0
     seat_win_rates: list = field(default_factory=list)
     seconds_per_game: float = 0.0
+    # wall time per decision (mean and longest) and the games lost by forfeit, by kind
+    seconds_per_decision: float = 0.0
+    longest_decision: float = 0.0
+    forfeits: int = 0
+    forfeit_kinds: dict = field(default_factory=dict)
 
 
 def summarize(cfg, rows: list[dict]) -> dict:
@@ -42,7 +47,8 @@ def summarize(cfg, rows: list[dict]) -> dict:
     n = cfg.players
     per: dict[str, dict[str, Any]] = {
         b: {"wins": 0.0, "games": 0, "scores": [], "ranks": [], "deals": {}, "seconds": 0.0,
-            "seat": [[0.0, 0] for _ in range(n)]} for b in names}
+            "seat": [[0.0, 0] for _ in range(n)], "moves": 0, "longest": 0.0,
+            "forfeits": {}} for b in names}
     for row in rows:
         for seat, spec in enumerate(row["bots"]):
             d = per[spec]
@@ -55,6 +61,12 @@ def summarize(cfg, rows: list[dict]) -> dict:
             d["deals"][row["deal"]] = (w + row["returns"][seat], g + 1)
             d["seat"][seat][0] += row["returns"][seat]
             d["seat"][seat][1] += 1
+            if "moves" in row:          # rows of earlier releases count no decisions
+                d["moves"] += row["moves"][seat]
+                d["longest"] = max(d["longest"], row["longest"][seat])
+            fault = (row.get("forfeits") or [None] * n)[seat]
+            if fault:
+                d["forfeits"][fault["kind"]] = d["forfeits"].get(fault["kind"], 0) + 1
     ratings = rate(names, rows)
     bots = []
     for b in names:
@@ -70,7 +82,10 @@ def summarize(cfg, rows: list[dict]) -> dict:
             score=s, score_low=slo, score_high=shi, rank=k, rank_low=klo, rank_high=khi,
             rating=mu - 3 * sigma, rating_mu=mu, rating_sigma=sigma,
             seat_win_rates=[w / g if g else None for w, g in d["seat"]],
-            seconds_per_game=d["seconds"] / d["games"] if d["games"] else 0.0))
+            seconds_per_game=d["seconds"] / d["games"] if d["games"] else 0.0,
+            seconds_per_decision=d["seconds"] / d["moves"] if d["moves"] else 0.0,
+            longest_decision=d["longest"], forfeits=sum(d["forfeits"].values()),
+            forfeit_kinds=dict(sorted(d["forfeits"].items()))))
     baseline = 1 / n
     return {
         "config": cfg.to_dict(),
@@ -124,6 +139,13 @@ def format_table(summary: dict) -> str:
               " a cautious figure that more games raise as the estimate firms up; compare it "
               "within one tournament;",
               " s/game: a bot's thinking time per game, to check that budgets are matched)"]
+    lines.append("")
+    lines.append(f"{'wall time':<{w}} {'ms/decision':>11} {'longest ms':>10}  forfeits")
+    for b in summary["bots"]:
+        kinds = ", ".join(f"{k} {v}" for k, v in b.get("forfeit_kinds", {}).items())
+        lines.append(f"{b['bot']:<{w}} {b.get('seconds_per_decision', 0.0) * 1e3:>11.3f} "
+                     f"{b.get('longest_decision', 0.0) * 1e3:>10.1f}  {b.get('forfeits', 0)}"
+                     + (f" ({kinds})" if kinds else ""))
     seats = summary["config"]["players"]
     lines.append("")
     lines.append(f"{'win rate by seat':<{w}} " + "".join(f"{'seat ' + str(i + 1):>8}" for i in range(seats)))
@@ -142,11 +164,13 @@ def write_results(out: Path, cfg, rows: list[dict], summary: dict) -> None:
     import io
     buf = io.StringIO()
     w = csv.writer(buf)
+    header += [f"seat{i + 1}_forfeit" for i in range(n)]
     w.writerow(header)
     for r in rows:
         line = [r[k] for k in fields]
         for i in range(n):
             line += [r["bots"][i], r["scores"][i], r["returns"][i], r["ranks"][i], r["seconds"][i]]
+        line += [f["kind"] if f else "" for f in r.get("forfeits") or [None] * n]
         w.writerow(line)
     write_atomically(out / "games.csv", buf.getvalue())
     if installed("matplotlib"):  # the plot extra; the command says so when it is missing

@@ -50,6 +50,8 @@ class TournamentConfig:
     seed: int = 0
     variant: str = "basic"
     board: str | None = None
+    # NAME -> COMMAND of the engine programs the bots name (engine:NAME; docs/engines.md)
+    engines: dict | None = None
 
     def lineup(self) -> list[str]:
         """The bots in seats 0..N-1 before rotation (cyclic fill)."""
@@ -70,8 +72,11 @@ class TournamentConfig:
         return out
 
     def to_dict(self) -> dict:
-        return {"bots": self.bots, "players": self.players, "games": self.games,
-                "seed": self.seed, "variant": self.variant, "board": self.board}
+        out = {"bots": self.bots, "players": self.players, "games": self.games,
+               "seed": self.seed, "variant": self.variant, "board": self.board}
+        if self.engines:        # a resumed tournament runs the same programs
+            out["engines"] = dict(self.engines)
+        return out
 
 
 def validate_config(cfg: TournamentConfig) -> None:
@@ -87,6 +92,13 @@ def validate_config(cfg: TournamentConfig) -> None:
         raise TournamentError("games", message=f"must be >= 1, got {cfg.games}")
     if cfg.games > MAX_GAMES:
         raise TournamentError("games", message=f"at most {MAX_GAMES:,}, got {cfg.games:,}")
+    if cfg.engines:
+        from mcts.play.engines import EngineError, register_engine
+        for name, command in cfg.engines.items():
+            try:
+                register_engine(name, command)
+            except EngineError as exc:
+                raise TournamentError("engines", message=str(exc)) from None
     for spec in cfg.bots:
         try:
             make_bot(spec, cfg.players)
@@ -179,6 +191,9 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
     `status()` feed the progress display); by default a local pool of
     `workers` processes."""
     validate_config(cfg)
+    if cfg.engines and scheduler is not None:
+        raise TournamentError("scheduler", message="engines (engine:NAME) play on this machine "
+                              "only; leave out the scheduler")
     if out_dir is None:
         return _play(cfg, None, [], workers, progress, scheduler)
     out = Path(out_dir)
@@ -197,6 +212,9 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, wor
                     "out_dir", message=f"{out} holds another tournament ({conf_path}); "
                     "use a new folder, or the same settings (the games may grow) to resume")
         games_file = out / "games.jsonl"
+        if cfg.engines:         # each engine's standard error, a file per game and seat
+            from mcts.play.engines import set_log_dir
+            set_log_dir(out / "engine-logs")
         # read (and check) the games played before anything is rewritten
         rows = _read_games(games_file, cfg) if games_file.exists() else []
         write_atomically(conf_path, json.dumps(cfg.to_dict(), indent=1) + "\n")

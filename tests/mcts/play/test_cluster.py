@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - CI installs the extra
 # skipped only outside CI (a developer without the extra); in CI a missing extra fails
 needs_dask = pytest.mark.skipif(distributed is None and not os.environ.get("CI"),
                                 reason="needs the cluster extra: pip install -e '.[cluster]'")
-TIMING = ("seconds", "seconds_per_game")
+TIMING = ("seconds", "seconds_per_game", "longest", "seconds_per_decision", "longest_decision")
 
 
 # ---------------------------------------------------------------------------
