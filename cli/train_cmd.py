@@ -371,25 +371,15 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
                        value_iterations=value_iterations,
                        fit=replace(base.fit, epochs=epochs, lr=lr, l2=l2,
                                    validation=validation, residual=residual, target=target))
-    where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent"}
-    for name, option in where.items():
-        try:
-            from mcts.play.bots import make_bot
-            make_bot(getattr(cfg, name))
-        except ValueError as exc:
-            raise InputError(f"{option}: {exc}") from None
+    where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent",
+             "check_budget": "--check-budget", "validation": "--validation",
+             "target": "--target", "value_iterations": "--value-iterations",
+             "rounds": "--rounds", "games": "--games", "window": "--window",
+             "check_games": "--check-games", "horizon": "--horizon", "players": "--players"}
     try:
         cfg.validate()
-    except ValueError as exc:
-        text = str(exc)
-        first, _, rest = text.partition(": ")
-        if first in ("learned_spec", "first_spec"):     # the rounds' searches
-            raise InputError(f"{where[first]}: {rest}") from None
-        if first == "check_budget":
-            raise InputError(f"--check-budget: {rest}") from None
-        option = ("--" + first.replace("_", "-")
-                  if first in ("validation", "target", "value_iterations") else "--check-budget")
-        raise InputError(f"{option}: {text}") from None
+    except ValueError as exc:       # OptionError: worded by the option that gives its field
+        raise worded(exc, where) from None
     if os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out: {out}: is a file; give a folder")
     if plot is not None:

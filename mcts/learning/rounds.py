@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ulm import derive_seed
+from ulm.errors import OptionError
 from ulm.jsonfile import write_atomically
 from ulm.numbers import shown
 
@@ -63,21 +64,23 @@ class RoundsConfig:
         for name in ("rounds", "games", "window"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: must be a positive whole number, got {value!r}")
+                raise OptionError(name, value, f"must be a positive whole number, got {value!r}")
         from mcts.play.tournament import MAX_GAMES
         for name, low in (("games", 1), ("check_games", 0)):
             value = getattr(self, name)
             if not isinstance(value, int) or not low <= value <= MAX_GAMES:
-                raise ValueError(f"{name}: a whole number from {low} to {MAX_GAMES:,}, "
-                                 f"got {value!r}")
+                raise OptionError(name, value, f"a whole number from {low} to {MAX_GAMES:,}, "
+                                               f"got {value!r}")
         if 0 < self.fit.validation and round(self.fit.validation * self.games) < 1:
-            raise ValueError(f"validation: {self.fit.validation} of {self.games} games holds "
-                             "out none; give more games or validation 0")
+            raise OptionError("validation", self.fit.validation,
+                              f"{self.fit.validation} of {self.games} games holds out none; "
+                              "give more games or validation 0")
         if self.fit.kind != "linear":
-            raise ValueError("the search evaluates linear models: fit.kind must be linear")
+            raise OptionError("kind", self.fit.kind,
+                              "the search evaluates linear models: fit.kind must be linear")
         if self.fit.target != "outcome" and not self.value_iterations:
-            raise ValueError(f"target: {self.fit.target} needs searched values; give "
-                             "value_iterations")
+            raise OptionError("target", self.fit.target,
+                              f"{self.fit.target} needs searched values; give value_iterations")
         # what later rounds play and check with, a shipped model standing in for
         # the fits to come: every spec the run will build is refused now, before
         # round 0's games and fit, never after them
@@ -87,18 +90,24 @@ class RoundsConfig:
                 SelfplayConfig(spec=getattr(self, name), players=self.players,
                                horizon=self.horizon,
                                value_iterations=self.value_iterations).validate()
-            except ValueError as exc:       # a spec's error named by the field
-                raise ValueError(f"{name}: {exc}" if str(exc).startswith("bot spec")
-                                 else str(exc)) from None
+            except OptionError as exc:      # the spec's error is this field's
+                if exc.field != "spec":     # self-play's own settings (horizon, ...)
+                    raise
+                raise OptionError(name, getattr(self, name), exc.message) from None
         check_budget(self.check_budget)
-        make_bot(self.opponent, self.players)
-        make_bot(_with_budget(self.opponent, self.check_budget))
+        for name, spec in (("opponent", self.opponent),
+                           ("check_budget", _with_budget(self.opponent, self.check_budget))):
+            try:
+                make_bot(spec, self.players)
+            except ValueError as exc:
+                raise OptionError(name, getattr(self, name), str(exc)) from None
         for spec in (learned, _with_budget(learned, self.check_budget)):
             try:
                 SelfplayConfig(spec=spec, players=self.players, horizon=self.horizon,
                                value_iterations=self.value_iterations).validate()
             except ValueError as exc:
-                raise ValueError(f"learned_spec: with the model of a fit: {exc}") from None
+                raise OptionError("learned_spec", self.learned_spec,
+                                  f"with the model of a fit: {exc}") from None
 
 
 BUDGETS = ("iterations", "time")     # what --check-budget may set
@@ -110,8 +119,8 @@ def check_budget(budget: str) -> None:
     text = budget.strip() if isinstance(budget, str) else ""
     name, eq, value = text.partition("=")
     if not eq or name.strip() not in BUDGETS or not value.strip() or "," in value:
-        raise ValueError(f"check_budget: iterations=N or time=S (one budget for both "
-                         f"sides of the checks), got {shown(budget)}")
+        raise OptionError("check_budget", budget, f"iterations=N or time=S (one budget for "
+                                                  f"both sides of the checks), got {shown(budget)}")
 
 
 def learned_with_model(spec: str, players: int) -> str:
@@ -121,19 +130,20 @@ def learned_with_model(spec: str, players: int) -> str:
     from mcts.play.bots import make_bot
     from mcts.searcher.learned import LEARNED_MODELS
     if isinstance(spec, str) and spec.strip().partition(":")[0].strip() == "level":
-        raise ValueError(f"learned_spec: a level is a fixed bot and takes no model of a fit; "
-                         f"give an ismcts spec, e.g. {LEARNED_SPEC}")
+        raise OptionError("learned_spec", spec, f"a level is a fixed bot and takes no model of "
+                                                f"a fit; give an ismcts spec, e.g. {LEARNED_SPEC}")
     try:
         bot = make_bot(spec)
     except ValueError as exc:
-        raise ValueError(f"learned_spec: {exc}") from None
+        raise OptionError("learned_spec", spec, str(exc)) from None
     if "model" not in bot.options:
-        raise ValueError(f"learned_spec: each round's search evaluates with the model of the "
-                         f"last fit (model=), and {bot.name} takes no model; give an ismcts "
-                         f"spec, e.g. {LEARNED_SPEC}")
+        raise OptionError("learned_spec", spec,
+                          f"each round's search evaluates with the model of the last fit "
+                          f"(model=), and {bot.name} takes no model; give an ismcts spec, "
+                          f"e.g. {LEARNED_SPEC}")
     if bot.config.get("model"):
-        raise ValueError("learned_spec: model= is the last fit's model, added by each round; "
-                         f"leave it out of the spec, got {shown(spec)}")
+        raise OptionError("learned_spec", spec, "model= is the last fit's model, added by each "
+                                                f"round; leave it out of the spec, got {shown(spec)}")
     stand_in = LEARNED_MODELS[players].removesuffix(".npz")
     return _spec_with(spec, f"model={stand_in}")
 
