@@ -52,9 +52,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS,
+from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS,
                             WebError, capped, quoted)
-from cli.web.server import Server
+from cli.web.server import GameRegistry
 from cli.web.web_games import json_bytes
 from cli.web.store import StoreError
 from ulm.numbers import parse_whole
@@ -328,7 +328,7 @@ def _levels() -> list[dict]:
              "search": lv.spec} for lv in LEVELS]
 
 
-def _game_routes(server: Server, max_upload: int) -> list:
+def _game_routes(server: GameRegistry, max_upload: int) -> list:
     """The page and the routes of the games (/, /api/info, /api/games/...)."""
     files = PageFiles(STATIC)
 
@@ -504,7 +504,7 @@ def _game_routes(server: Server, max_upload: int) -> list:
     ]
 
 
-def _job_routes(server: Server) -> list:
+def _job_routes(server: GameRegistry) -> list:
     """The routes of the searches (/api/jobs/...): state, events, cancel."""
     async def get_job(request):
         return JSONResponse(server.job(request.path_params["job"]).to_json())
@@ -539,7 +539,7 @@ def _job_routes(server: Server) -> list:
     ]
 
 
-def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
+def create_app(max_seconds: float = SERVED_SEARCH_SECONDS, max_upload: int = MAX_UPLOAD,
                max_games: int = MAX_GAMES, max_jobs: int = MAX_RUNNING_JOBS,
                allowed_hosts: list | None = None, max_bots: int = MAX_BOT_SEARCHES,
                games_file=None, token: str | None = None,
@@ -564,7 +564,7 @@ def create_app(max_seconds: float = MAX_SECONDS, max_upload: int = MAX_UPLOAD,
     if token is not None and not (isinstance(token, str) and TOKEN_FORM.fullmatch(token)):
         raise ValueError("token: must be 16 or more URL-safe characters "
                          "(secrets.token_urlsafe), got another value")
-    server = Server(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
+    server = GameRegistry(max_seconds=max_seconds, max_games=max_games, max_jobs=max_jobs,
                     max_bots=max_bots)
     if games_file is not None:
         from cli.web.store import Store

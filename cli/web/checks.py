@@ -14,8 +14,9 @@ from mcts import make_bot
 
 
 # Limits of one server (settable per server; see create_app).
-MAX_SECONDS = 30.0          # longest search of one hint, one annotated decision or one bot move
-MAX_ITERATIONS = 500_000    # iteration budget of a bot spec
+# (a served request's bounds, far below the search's own MAX_SECONDS and MAX_ITERATIONS)
+SERVED_SEARCH_SECONDS = 30.0    # longest search of one hint, one annotated decision or one bot move
+SERVED_BOT_ITERATIONS = 500_000  # iteration budget of a bot spec
 MAX_GAMES = 200             # games kept in memory; the least recently used go first
 MAX_RUNNING_JOBS = 2        # searches at once (hints, annotations)
 # bots searching at once, all games together (the others wait their turn): half the
@@ -98,8 +99,8 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
         raise WebError(f"{field}: bot spec {quoted(spec)}: time must be at most "
                        f"{limit_seconds:g} s on this server")
     work = (cfg.get("iterations") or 0) * cfg.get("determinizations", 1)
-    if work > MAX_ITERATIONS:
-        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {MAX_ITERATIONS:,} "
+    if work > SERVED_BOT_ITERATIONS:
+        raise WebError(f"{field}: bot spec {quoted(spec)}: at most {SERVED_BOT_ITERATIONS:,} "
                        "iterations per decision on this server")
     if cfg.get("workers", 1) > (os.cpu_count() or 1):
         raise WebError(f"{field}: bot spec {quoted(spec)}: at most {os.cpu_count() or 1} "

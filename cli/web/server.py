@@ -20,7 +20,7 @@ from ulm.positions import PositionError, position_to_state
 from ulm.records import GameRecord, RecordError, replay
 
 
-from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, MAX_SECONDS, WebError,
+from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS, WebError,
                             capped, check_bot, check_seconds, parse_seat, quoted)
 from cli.web.web_games import FollowGame, PlayGame, ReviewGame, WebGame, draw
 from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
@@ -31,13 +31,13 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------
 # The server's registry of games and jobs
 
-class Server:
+class GameRegistry:
     """Games and jobs of one running server, with its limits."""
 
     store: Store | None = None          # the games kept on disk (--games-file)
     restoring = False
 
-    def __init__(self, max_seconds: float = MAX_SECONDS, max_games: int = MAX_GAMES,
+    def __init__(self, max_seconds: float = SERVED_SEARCH_SECONDS, max_games: int = MAX_GAMES,
                  max_jobs: int = MAX_RUNNING_JOBS, max_bots: int = MAX_BOT_SEARCHES):
         self.max_seconds = max_seconds
         self.max_games = max_games

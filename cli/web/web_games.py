@@ -49,7 +49,7 @@ class WebGame:
         self.server.persist(self)
 
     def saved(self) -> tuple[dict, dict]:
-        """(summary for the list of games, what rebuilds the game: Server.restore)."""
+        """(summary for the list of games, what rebuilds the game: GameRegistry.restore)."""
         raise NotImplementedError
 
     def follow_hint(self, action, mover: int) -> None:
