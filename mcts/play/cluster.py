@@ -169,6 +169,8 @@ class DaskExecutor:
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"lost the Dask scheduler: {_reason(exc)}; {KEPT}") from None
         for worker, error in failed.items():
+            if isinstance(error, OSError):  # the worker left while checked (a nanny
+                continue                    # restarting it): checked when it is back
             if error is not None:
                 raise ClusterError(
                     f"the Dask worker at {worker} cannot play the games: the engine is not "
