@@ -12,7 +12,7 @@ import click
 
 from cli import InputError
 from cli.suggest_cmd import _progress_bar
-from mcts.play.levels import described
+from mcts.play.levels import DEFAULT_LEVEL, described
 from mcts.play.session import PlaySession
 from ulm import SEATS
 from ulm.decisions import DecisionError, decision_label, decision_words
@@ -21,7 +21,6 @@ from ulm.numbers import is_whole_text
 from ulm.positions import state_to_position
 from ulm.render import plural, render_position
 
-DEFAULT_BOT = "ismcts:iterations=2000"
 DEFAULT_RECORD = "ulm-game.json"
 COMMANDS_HELP = ("Type the number or the name of a decision; ? asks the searcher for a hint, "
                  "u undoes your last decision, b shows the board, q stops (the game is saved).")
@@ -39,7 +38,7 @@ def default_record_path(folder: str = ".") -> str:
 
 def seat_plan(humans: list[int], specs: list[str], players: int | None) -> list[str]:
     """The seats: people where asked, bot specs in the others (in order, repeated)."""
-    specs = specs or [DEFAULT_BOT]
+    specs = specs or [f"level:{DEFAULT_LEVEL}"]
     n = players or max(max(humans) + 1, len(humans) + len(specs), 2)
     if not 2 <= n <= 4:
         raise InputError(f"--players: Ulm is for 2, 3 or 4 players, got {n}")

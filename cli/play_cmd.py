@@ -27,7 +27,7 @@ from cli import (
 )
 from mcts.play.bots import BOTS, OPTIONS, PRESET_OPTIONS, make_bot
 from mcts.play.bot_game import play_game
-from mcts.play.levels import HIGHEST, LEVELS, LOWEST, described, level_of, rating
+from mcts.play.levels import DEFAULT_LEVEL, HIGHEST, LEVELS, LOWEST, described, level_of, rating
 from mcts.play.reports import format_table
 from mcts.play.tournament import (
     MAX_GAMES,
@@ -63,8 +63,8 @@ def _check_specs(specs: list[str], players: int | None = None) -> None:
 @click.command("play", context_settings=HELP)
 @click.option("--bots", "bots", default=None,
               help="Comma-separated bot specs, one per seat (2-4), e.g. ismcts:iterations=2000,greedy. "
-                   "With --human: the bots of the other seats (repeated if fewer; default "
-                   "ismcts:iterations=2000).")
+                   f"With --human: the bots of the other seats (repeated if fewer; default "
+                   f"level:{DEFAULT_LEVEL}, {level_of(DEFAULT_LEVEL).name}).")
 @click.option("--level", default=None, metavar="N",
               help=f"The bots of every seat (with --human: of the other seats) at level N, "
                    f"{LOWEST} (first game) to {HIGHEST} (strongest): the bot spec level:N "

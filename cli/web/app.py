@@ -63,7 +63,6 @@ STATIC = Path(__file__).parent / "static"
 EVENT_POLL = 0.005          # seconds between looks at a job streamed as events
 MAX_UPLOAD = 2_000_000      # bytes of one request body (a record of a long game is ~20 kB)
 BODY_SECONDS = 10.0         # the longest a request's body may take to arrive
-DEFAULT_LEVEL = 3           # the level of a bot seat not chosen (mcts.play.levels: "club")
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -344,6 +343,7 @@ def _game_routes(server: GameRegistry, max_upload: int) -> list:
     async def info(request):
         from mcts import BOTS
         from mcts.play.engines import ENGINES
+        from mcts.play.levels import DEFAULT_LEVEL
         from ulm import SEATS
         from ulm.game import VARIANTS
         levels = _levels()

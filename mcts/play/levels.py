@@ -40,6 +40,8 @@ LEVELS = (
     Level(4, "strongest", "ismcts:time=0.25"),
 )
 LOWEST, HIGHEST = LEVELS[0].number, LEVELS[-1].number
+# the level of a bot seat a player does not choose (`ulm play --human`, the web's Play)
+DEFAULT_LEVEL = 3
 ANCHORS = ("random", "greedy")      # rated with the levels; greedy is 0 Elo
 
 # Measured Elo [95% interval] by player count and bot (level:N or an anchor).

@@ -111,6 +111,21 @@ def test_play_human_against_a_level(tmp_path):
     assert "  Blue: level:2, beginner\n  Green: level:2, beginner\n" in res.stdout
 
 
+def test_a_human_game_with_no_bot_chosen_meets_the_default_level(tmp_path):
+    """What a player meets first is a level, by its name: `ulm play --human` with
+    neither --bots nor --level seats the default level, as the web's Play does."""
+    from mcts.play.levels import DEFAULT_LEVEL, level_of
+    record = tmp_path / "game.json"
+    res = run("play", "--human", "Red", "--players", 3, "--seed", 4, "--record", record,
+              input="q\n")
+    assert res.exit_code == 0, res.output
+    spec = f"level:{DEFAULT_LEVEL}"
+    assert json.loads(record.read_text())["bots"] == ["human", spec, spec]
+    assert f"  Blue: {spec}, {level_of(DEFAULT_LEVEL).name}\n" in res.stdout
+    client = TestClient(create_app())
+    assert client.get("/api/info").json()["default_bot"] == spec
+
+
 def test_a_seat_is_described_by_its_level_name():
     assert described("level:1") == "level:1, first game"
     assert described(" level : 4 ") == "level:4, strongest"
