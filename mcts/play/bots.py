@@ -203,9 +203,14 @@ OPTIONS = {
                           "-1: play to the end"),
     "bias": (_non_negative_float("bias"), "progressive bias towards the heuristic policy"),
     "mast": (_probability("mast"), "share of rollout decisions chosen by MAST statistics"),
-    "final": (_choice("final", FINALS), "recommendation: most visits or best value"),
+    "final": (_choice("final", FINALS), "recommendation: most visits, best value, or lcb "
+                                        "(the best lower confidence bound, as KataGo)"),
     "explore": (_choice("explore", EXPLORE_MODES),
                 "UCB's exploration: scaled (c x the spread of the rewards) or fixed (c)"),
+    "form": (_choice("form", _search.FORMS), "the exploration term: ucb1 (c sqrt(ln N / n)) or puct "
+                                     "(c P sqrt(N) / (1 + n), AlphaZero's and KataGo's)"),
+    "prior": (_choice("prior", _search.PRIORS), "form=puct's prior P: uniform, or heuristic (half "
+                                        "of it on the heuristic policy's decision)"),
     "minimax": (_probability("minimax", "a weight"), "weight of implicit minimax backups of the "
                                          "evaluation in the tree (needs a horizon)"),
     "reuse": (_flag("reuse"), "keep the subtree of the own decision for the next one of "
@@ -331,7 +336,7 @@ class IsmctsBot(_SearchBot):
     determinize = True
     options = _options("seed", "iterations", "time", "c", "rollout", "margin", "workers",
                        "preset", "chance", "horizon", "bias", "mast", "final", "reuse",
-                       "explore", "minimax", "weights", "eval", "model")
+                       "explore", "minimax", "weights", "eval", "model", "form", "prior")
     defaults = dict(PRESETS["default"], workers=1, seed=0)
     last_result = None          # the SearchResult of the last decision searched
 

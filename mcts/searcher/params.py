@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, Optional, Union
 from ulm.numbers import check_seed, shown
 
 from mcts.searcher._search import CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, ROLLOUTS
+from mcts.searcher._search import FORMS, PRIORS
 from mcts.searcher.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
 from mcts.searcher.learned import learned_weights
 
@@ -62,9 +63,11 @@ DEFAULT_CHANCE = "open"
 # 4 players or 4 of 2 (docs/strength.md).
 DEFAULT_HORIZONS = {"learned": 2, "linear": 8}
 DEFAULT_FINAL = "visits"
+DEFAULT_FORM = "ucb1"            # the exploration term (FORMS); "puct": the polynomial one
+DEFAULT_PRIOR = "uniform"       # form="puct": the prior over the decisions (PRIORS)
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/defaults.md)
 DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.searcher.evaluation.EVALUATIONS)
-FINALS = ("visits", "value")
+FINALS = ("visits", "value", "lcb")
 # the largest horizon: a whole game is 10 rounds of at most 4 players
 MAX_HORIZON_ROUNDS = 10
 MAX_HORIZON = 4 * MAX_HORIZON_ROUNDS
@@ -278,12 +281,17 @@ class SearchParams:
     # --- selection: where the tree grows
     c: Optional[float] = None           # UCB's exploration constant; None: `default_c`
     explore: str = DEFAULT_EXPLORE      # "scaled": c x the spread of the rewards; "fixed": c
+    form: str = DEFAULT_FORM            # the exploration term: "ucb1", c sqrt(ln N / n), or
+    #                                     "puct", c P(a) sqrt(N) / (1 + n) (AlphaZero, KataGo)
+    prior: str = DEFAULT_PRIOR          # form="puct": P "uniform", or "heuristic" (more to
+    #                                     the heuristic policy's decision)
     bias: float = 0.0                   # progressive bias towards the heuristic policy
     minimax: Optional[float] = None     # weight of implicit minimax backups, 0 to 1 (needs a
     #                                     horizon); None: `default_minimax`
     chance: str = DEFAULT_CHANCE        # "open": chance outcomes merged; "closed": each one
     #                                     the searching player sees gets its own child
-    final: str = DEFAULT_FINAL          # recommend by "visits" or "value"
+    final: str = DEFAULT_FINAL          # recommend by "visits", "value" or "lcb" (the best
+    #                                     lower confidence bound of the well-visited ones)
     # --- playout: below the tree
     rollout: str = DEFAULT_ROLLOUT      # "heuristic", "lookahead" or "random"
     horizon: Union[int, str, None] = None   # turns before the evaluation scores the position
@@ -317,6 +325,10 @@ class SearchParams:
         _check_choice("chance", self.chance, CHANCE_MODES)
         _check_choice("final", self.final, FINALS)
         _check_choice("explore", self.explore, EXPLORE_MODES)
+        _check_choice("form", self.form, FORMS)
+        _check_choice("prior", self.prior, PRIORS)
+        if self.prior != DEFAULT_PRIOR and self.form != "puct":
+            raise ValueError(f"prior: a prior is a term of form=puct, not {self.form}")
         if not isinstance(self.evaluation, Evaluation):
             raise ValueError(f"evaluation: must be an Evaluation, got {shown(self.evaluation)}")
         if self.horizon is not None:
@@ -373,7 +385,7 @@ class SearchParams:
         if self.time is not None:
             options["time"] = self.time
         for name in ("c", "rollout", "margin_weight", "chance", "horizon", "bias", "mast",
-                     "final", "reuse", "explore", "minimax"):
+                     "final", "reuse", "explore", "minimax", "form", "prior"):
             options[SPEC_NAMES.get(name, name)] = getattr(self, name)
         if self.evaluation.weights != "default":
             options["weights"] = self.evaluation.weights
@@ -389,7 +401,8 @@ class SearchParams:
         fields = {name: options[SPEC_NAMES.get(name, name)]
                   for name in ("iterations", "c", "rollout", "margin_weight", "chance",
                                "horizon", "bias", "mast", "final", "reuse", "explore",
-                               "minimax", "workers", "seed") if SPEC_NAMES.get(name, name) in options}
+                               "minimax", "workers", "seed", "form", "prior")
+                  if SPEC_NAMES.get(name, name) in options}
         fields["time"] = options.get("time")
         model = options.get("model")
         evaluation = Evaluation(kind="learned" if model else options.get("eval", DEFAULT_EVALUATION),
@@ -454,4 +467,12 @@ PRESETS = {
                          chance="open", horizon=8, bias=0.0, mast=0.0, final="visits",
                          reuse=False, explore="scaled", minimax=0.3,
                          evaluation=Evaluation("linear", weights="pinned")),
+    # The default search of December 2026, written out as v0.2 is: the learned
+    # evaluation (the shipped models of LEARNED_MODELS) two turns on, c 2 scaled,
+    # UCB1, minimax 0.3. A reference the exploration studies compare against
+    # while the default may change (tests/mcts/searcher/test_search_options.py pins it).
+    "2026-12": SearchParams(iterations=1000, c=2.0, rollout="heuristic", margin_weight=0.1,
+                            chance="open", horizon=2, bias=0.0, mast=0.0, final="visits",
+                            reuse=False, explore="scaled", minimax=0.3, form="ucb1",
+                            prior="uniform", evaluation=Evaluation("learned")),
 }
