@@ -280,3 +280,18 @@ def test_dec2026_preset_writes_every_option_out():
     params = SEARCH_PRESETS["2026-12"]
     assert params.horizon == 2 and params.c == 2.0 and params.minimax == 0.3
     assert (params.form, params.final, params.explore) == ("ucb1", "visits", "scaled")
+
+
+def test_final_choice_bench_counts_positions(capsys):
+    """bench/final_choice.py: one search a position, the two counts out of them."""
+    import re
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from bench.final_choice import main
+    assert main(["300", "2", "1"]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"(\d+) positions searched; the most visited below a rival beyond "
+                      r"noise in (\d+); final=lcb chooses another in (\d+)", out)
+    assert found, out
+    searched, contested, switched = map(int, found.groups())
+    assert searched >= 3 and contested <= searched and switched <= searched
