@@ -660,7 +660,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         # revealed something else (coats taken from under the stack are no chance
         # event): recommend only what is legal here
         allowed = set(legal)
-        result.actions = [a for a in result.actions if a.action in allowed] or result.actions
+        kept = [a for a in result.actions if a.action in allowed]
+        if kept and len(kept) < len(result.actions) and not result.forced:
+            # what decided, among the decisions kept
+            most = max(kept, key=lambda a: (a.visits, a.value, -a.action))
+            result.decided_by = "visits" if kept[0] is most else params.final
+        result.actions = kept or result.actions
     result.tree = searcher
     return result
 

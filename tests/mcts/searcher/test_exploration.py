@@ -295,3 +295,34 @@ def test_final_choice_bench_counts_positions(capsys):
     assert found, out
     searched, contested, switched = map(int, found.groups())
     assert searched >= 3 and contested <= searched and switched <= searched
+
+
+class _Fewer:
+    """A position whose legal decisions are fewer than its tree's (as a reused
+    subtree may hold decisions of worlds ruled out since)."""
+
+    def __init__(self, state, drop):
+        self._state, self._drop = state, drop
+
+    def legal_actions(self):
+        return [a for a in self._state.legal_actions() if a not in self._drop]
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
+
+
+@pytest.mark.parametrize("drop", ["most visited", "recommended"])
+def test_a_reused_tree_recommends_only_what_is_legal_and_says_what_decided(drop):
+    """A decision of the tree that is not legal here is left out; what decided
+    is said of the decision recommended among the rest."""
+    s = walked(2, 3, 1)
+    first = search(s, 400, seed=3, final="lcb")
+    assert first.decided_by == "lcb"        # the bound chose another than the most visited
+    most = max(first.actions, key=lambda a: a.visits).action
+    gone = most if drop == "most visited" else first.best_action
+    r = search(_Fewer(s, {gone}), 1, seed=3, tree=first.tree, final="lcb")
+    assert gone not in [a.action for a in r.actions]
+    rest = max(r.actions, key=lambda a: (a.visits, a.value, -a.action))
+    assert r.decided_by == ("visits" if r.best is rest else "lcb")
+    if drop == "recommended":
+        assert r.best is rest and r.decided_by == "visits"
