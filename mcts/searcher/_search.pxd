@@ -79,6 +79,8 @@ cdef class Searcher:
     cdef double win_sum[MAX_PLAYERS]
     cdef double score_sum[MAX_PLAYERS]
     cdef bint scaled                # explore="scaled": c x the spread of the mover's rewards
+    cdef bint puct                  # form="puct": the polynomial exploration term
+    cdef bint heuristic_prior       # prior="heuristic": more prior on the heuristic's decision
     cdef double reward_sum[MAX_PLAYERS]
     cdef double reward_sq[MAX_PLAYERS]     # both over this search's `iterations`
     cdef double root_reward[NUM_KEYS][MAX_PLAYERS]
@@ -98,6 +100,8 @@ cdef class Searcher:
     cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil
     cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
                                int hkey) noexcept nogil
+    cdef inline int select_puct(self, const int* avail_child, int n_avail, int p, double explore,
+                                int hkey) noexcept nogil
     cdef inline void leaf_rewards(self, GameState* s, double* r, double* win, double* score,
                                   double* by_source) noexcept nogil
     cdef inline void back_up(self, int depth, const double* r, const double* win,

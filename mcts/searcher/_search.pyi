@@ -11,6 +11,9 @@ VALUE_BYTES: int
 ROLLOUTS: tuple[str, ...]
 CHANCE_MODES: tuple[str, ...]
 EXPLORE_MODES: tuple[str, ...]
+FORMS: tuple[str, ...]
+PRIORS: tuple[str, ...]
+HEURISTIC_PRIOR: float
 EVAL_WEIGHTS: int
 KEY_COUNT: int
 HIDDEN_KEY: int

@@ -12,7 +12,12 @@ SO-ISMCTS (Cowling, Powley & Whitehouse 2012) for 2-4 players:
   concrete legal keeps of the determinization;
 * selection is UCB over the children available in this determinization, with
   the subset-armed exploration term ``c * sqrt(ln(avail) / visits)``, where
-  ``avail`` counts the iterations in which the child was legal;
+  ``avail`` counts the iterations in which the child was legal (UCB1); with
+  ``form="puct"`` the polynomial term of AlphaZero and KataGo,
+  ``c * P(a) * sqrt(avail) / (1 + visits)``, whose alternatives' visits grow
+  with a power of the budget rather than its logarithm; the prior P is uniform
+  over the decisions legal in the world, or (``prior="heuristic"``) gives
+  HEURISTIC_PRIOR more to the heuristic policy's decision;
 * each node stores the reward of the player who chose it (max^n with reward
   vectors): win share (ties shared) + ``margin_weight * tanh(margin / 20)``,
   margin = own score - best other score;
@@ -54,6 +59,12 @@ VALUE_BYTES = MAX_PLAYERS * sizeof(float)   # a node's heuristic values (minimax
 ROLLOUTS = ("random", "heuristic", "lookahead")
 CHANCE_MODES = ("open", "closed")     # index = CHANCE_OPEN, CHANCE_CLOSED
 EXPLORE_MODES = ("fixed", "scaled")   # UCB's exploration term: c, or c x the rewards' spread
+FORMS = ("ucb1", "puct")        # the exploration term: c sqrt(ln N / n), or c P sqrt(N) / (1 + n)
+PRIORS = ("uniform", "heuristic")     # form="puct": P uniform, or more to the heuristic's decision
+# prior="heuristic": the share of the prior on the heuristic policy's decision (the
+# rest, and this share's complement, spread evenly over the legal decisions)
+cdef double HEURISTIC_PRIOR_SHARE = 0.5
+HEURISTIC_PRIOR = HEURISTIC_PRIOR_SHARE
 # "scaled" starts from this variance of the rewards (a standard deviation of about 0.22),
 # weighted as if 10 iterations had shown it, until the search's own are in
 cdef double SPREAD_PRIOR_VARIANCE = 0.05

@@ -78,6 +78,10 @@ cdef class Searcher:
     mast: the chance that a rollout decision is the legal one with the best
     MAST average (rewards of each (player, decision) over all iterations)
     instead of the rollout policy's.
+    form="puct" replaces UCB1's exploration term c x sqrt(ln avail / visits)
+    by the polynomial one, c x P(a) x sqrt(avail) / (1 + visits) (`select_puct`),
+    with a uniform prior, or with prior="heuristic" one that puts
+    HEURISTIC_PRIOR more on the heuristic policy's decision.
     explore="scaled" multiplies UCB's exploration term by the standard
     deviation of the rewards the node's mover got so far in this search, so
     one c suits rewards of any spread: won/lost rewards at the end of the game
@@ -145,6 +149,9 @@ cdef class Searcher:
         self.rollout = _rollout_kind(options["rollout"])
         self.c = options["c"]
         self.scaled = options["explore"] == "scaled"
+        # the exploration term's form and prior need no resolving: read from the params
+        self.puct = params.form == "puct"
+        self.heuristic_prior = self.puct and params.prior == "heuristic"
         self.margin_weight = options["margin_weight"]
         self.determinize_each = options["determinize"]
         self.chance_mode = CHANCE_MODES.index(options["chance"])
@@ -432,7 +439,7 @@ cdef class Searcher:
                 keys[i] = k
                 untried[k >> 6] |= (<uint64_t>1) << (k & 63)
             hkey = -1
-            if self.bias > 0 and n > 1:
+            if (self.bias > 0 or self.heuristic_prior) and n > 1:
                 hkey = heuristic_action(&self.board, &s, buf, n, &self.rng)
                 if self.determinize_each:
                     hkey = action_for_observer(&s, hkey, self.root_player)
@@ -454,12 +461,15 @@ cdef class Searcher:
                 n_untried += popcount64(untried[w])
             child = -1
             if n_untried > 0:
-                k = self.pick_untried(untried, n_untried, hkey)
+                k = self.pick_untried(untried, n_untried, hkey if self.bias > 0 else -1)
                 child = self.new_node(node, k, p)
                 if child >= 0:
                     expanded = True
             if child < 0:
-                child = self.select_ucb(avail_child, n_avail, p, explore[p], hkey)
+                if self.puct:
+                    child = self.select_puct(avail_child, n_avail, p, explore[p], hkey)
+                else:
+                    child = self.select_ucb(avail_child, n_avail, p, explore[p], hkey)
                 if child < 0:
                     break       # the tree is full and nothing here is expanded yet
             # the concrete action behind the key (several for an opponent's hidden keep)
@@ -542,6 +552,36 @@ cdef class Searcher:
             u = q + explore * sqrt(log_count(nd.avail) / nd.visits)
             if nd.key == hkey:
                 u += self.bias / (nd.visits + 1)
+            if u > best_u:
+                best_u = u
+                best = avail_child[i]
+        return best
+
+    cdef inline int select_puct(self, const int* avail_child, int n_avail, int p, double explore,
+                                int hkey) noexcept nogil:
+        """select_ucb with the polynomial exploration term of AlphaZero and KataGo,
+        explore x P(a) x sqrt(avail) / (1 + visits): the child's availability
+        stands for the parent's visits (subset-armed, as in UCB1), and P is the
+        prior over the decisions available in this world, uniform or (hkey >= 0,
+        prior="heuristic") HEURISTIC_PRIOR_SHARE more to the heuristic's."""
+        cdef int i, best = -1
+        cdef double q, u, prior, best_u = -INFINITY
+        cdef double even = 1.0 / n_avail if n_avail > 0 else 0.0
+        cdef Node* nd
+        if hkey >= 0:
+            even = (1.0 - HEURISTIC_PRIOR_SHARE) * even
+        for i in range(n_avail):
+            nd = &self.nodes[avail_child[i]]
+            q = nd.reward / nd.visits
+            if self.hv != NULL and nd.flags & NODE_VALUE:
+                q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
+            prior = even
+            if nd.key == hkey:
+                prior += HEURISTIC_PRIOR_SHARE
+                u = q + self.bias / (nd.visits + 1)
+            else:
+                u = q
+            u += explore * prior * sqrt(<double>nd.avail) / (1.0 + nd.visits)
             if u > best_u:
                 best_u = u
                 best = avail_child[i]

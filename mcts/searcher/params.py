@@ -45,6 +45,7 @@ from ulm.names import did_you_mean
 from ulm.numbers import check_seed, parse_seed, parse_whole, shown
 
 from mcts.searcher._search import CHANCE_MODES, DEFAULT_MAX_NODES, EXPLORE_MODES, ROLLOUTS
+from mcts.searcher._search import FORMS, PRIORS
 from mcts.searcher.evaluation import EVALUATIONS, RESIDUAL_WEIGHTS, WEIGHT_SETS, eval_parameters
 from mcts.searcher.learned import learned_weights
 
@@ -76,9 +77,11 @@ DEFAULT_CHANCE = "open"
 # 4 players or 4 of 2 (docs/strength.md).
 DEFAULT_HORIZONS = {"learned": 2, "linear": 8}
 DEFAULT_FINAL = "visits"
+DEFAULT_FORM = "ucb1"            # the exploration term (FORMS); "puct": the polynomial one
+DEFAULT_PRIOR = "uniform"       # form="puct": the prior over the decisions (PRIORS)
 DEFAULT_MINIMAX = 0.3           # implicit minimax's weight, with a horizon (docs/defaults.md)
 DEFAULT_EVALUATION = "learned"  # the win chances at the horizon (mcts.searcher.evaluation.EVALUATIONS)
-FINALS = ("visits", "value")
+FINALS = ("visits", "value", "lcb")
 # the largest horizon: a whole game, NUM_ROUNDS rounds of at most 4 players
 MAX_HORIZON_ROUNDS = NUM_ROUNDS
 MAX_HORIZON = 4 * MAX_HORIZON_ROUNDS
@@ -488,6 +491,14 @@ class SearchParams:
     explore: str = option(
         DEFAULT_EXPLORE, _choice(EXPLORE_MODES), spec="explore",
         help="UCB's exploration: scaled (c x the spread of the rewards) or fixed (c)")
+    form: str = option(
+        DEFAULT_FORM, _choice(FORMS), spec="form",
+        help="the exploration term: ucb1 (c sqrt(ln N / n)) or puct (c P sqrt(N) / (1 + n), "
+             "AlphaZero's and KataGo's)")
+    prior: str = option(
+        DEFAULT_PRIOR, _choice(PRIORS), spec="prior",
+        help="form=puct's prior P: uniform, or heuristic (half of it on the heuristic "
+             "policy's decision)")
     bias: float = option(
         0.0, _weight(), spec="bias", parse=_number_text,
         help="progressive bias towards the heuristic policy")
@@ -500,7 +511,8 @@ class SearchParams:
         help="chance outcomes the searcher sees: closed (own children) or open (merged)")
     final: str = option(
         DEFAULT_FINAL, _choice(FINALS), spec="final",
-        help="the recommendation: most visits or best value")
+        help="the recommendation: most visits, best value, or lcb (the best lower "
+             "confidence bound of the well-visited decisions, as KataGo)")
     # --- playout: below the tree
     rollout: str = option(
         DEFAULT_ROLLOUT, _choice(ROLLOUTS), spec="rollout", shorthand="--rollout",
@@ -544,6 +556,8 @@ class SearchParams:
         """OptionError naming the first field that is not an option of a search."""
         for opt in _declared(SearchParams):
             object.__setattr__(self, opt.name, opt.check(opt.name, getattr(self, opt.name)))
+        if self.prior != DEFAULT_PRIOR and self.form != "puct":
+            raise OptionError("prior", self.prior, f"a prior is a term of form=puct, not {self.form}")
         if self.minimax is not None:
             check_minimax(self.minimax, self.horizon)
 
@@ -673,8 +687,9 @@ def _check_preset(name: str, value):
 
 PRESET_OPTION = Option(_check_preset, name="preset", spec="preset",
                        help="a named set of defaults: default, baseline (the previous "
-                            "release's search) or v0.2 (the default search of release 0.2, "
-                            "pinned)")
+                            "release's search), v0.2 (the default search of release 0.2, "
+                            "pinned) or 2026-12 (the default search of December 2026, "
+                            "written out)")
 SPEC_OPTIONS = {**OPTIONS, "preset": PRESET_OPTION}   # what the search bots' specs take
 
 
@@ -756,4 +771,12 @@ PRESETS = {
                          chance="open", horizon=8, bias=0.0, mast=0.0, final="visits",
                          reuse=False, explore="scaled", minimax=0.3,
                          evaluation=Evaluation("linear", weights="pinned")),
+    # The default search of December 2026, written out as v0.2 is: the learned
+    # evaluation (the shipped models of LEARNED_MODELS) two turns on, c 2 scaled,
+    # UCB1, minimax 0.3. A reference the exploration studies compare against
+    # while the default may change (tests/mcts/searcher/test_search_options.py pins it).
+    "2026-12": SearchParams(iterations=1000, c=2.0, rollout="heuristic", margin_weight=0.1,
+                            chance="open", horizon=2, bias=0.0, mast=0.0, final="visits",
+                            reuse=False, explore="scaled", minimax=0.3, form="ucb1",
+                            prior="uniform", evaluation=Evaluation("learned")),
 }

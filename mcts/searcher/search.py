@@ -54,6 +54,13 @@ from mcts.searcher.params import (DEFAULT_C, DEFAULT_CHANCE, DEFAULT_EVALUATION,
                          default_horizon, default_minimax, horizon_turns, searcher_options)
 
 VALUE_MIN_SHARE = 0.1           # final="value": only decisions with >= 10% of the top visits
+# final="lcb" (KataGo's choice by lower confidence bound): among the decisions with
+# at least LCB_MIN_SHARE of the top visits (KataGo's minVisitPropForLCB), the one
+# whose estimate less LCB_STDEVS standard errors (`estimate_error`) is highest
+LCB_MIN_SHARE = 0.15
+LCB_STDEVS = 3.0
+# What put the recommended decision first (`SearchResult.decided_by`)
+DECIDED_BY = ("visits", "value", "lcb", "forced")
 PROGRESS_CHUNK_SECONDS = 0.1
 MERGE_RESERVE = 0.05   # part of a time budget (at most 50 ms) left for collecting the trees
 
@@ -207,6 +214,9 @@ class SearchResult:
     max_nodes: Optional[int] = None  # each tree's node bound (search() sets it)
     root: Optional[State] = field(default=None, repr=False, compare=False)  # the position searched
     #                                 (search() sets it; the principal line is checked in it)
+    decided_by: str = "visits"      # what put the first decision first (DECIDED_BY): the
+    #                                 most visits; final="value" or "lcb" choosing another
+    #                                 than the most visited; "forced": the only legal one
 
     @property
     def best(self) -> ActionStats:
@@ -243,8 +253,9 @@ class SearchResult:
 
     def principal_line(self, max_steps: Optional[int] = None) -> list:
         """The searching player's recommended decisions for the rest of the turn:
-        the most visited child, followed while the decision is the searching
-        player's and no chance event comes between (a decision followed by a
+        the recommended decision (`best_action`), then the most visited child,
+        followed while the decision is the searching player's and no chance
+        event comes between (a decision followed by a
         chance event, or the end of the turn, is the last one). A step's share
         is its visits over the visits of the decision before it (the first
         step's: over all root visits, the share of `actions`).
@@ -262,6 +273,10 @@ class SearchResult:
             key, (visits, reward, _avail, chance_after, mover, kids) = min(
                 children.items(),
                 key=lambda kv: _rank(kv[0], kv[1][0], kv[1][1] / max(kv[1][0], 1)))
+            if not line and self.actions and self.best_action in children:
+                # the first step is the recommendation, whatever decided it (final)
+                key = self.best_action
+                visits, reward, _avail, chance_after, mover, kids = children[key]
             if mover != self.player or visits == 0:
                 break
             sure, reveals, ends = _step_in_worlds(worlds, key, self.player)
@@ -292,6 +307,7 @@ class SearchResult:
             "win_probability": list(self.win_probability),
             "expected_score": list(self.expected_score),
             "points_breakdown": self.points_breakdown(),
+            "decided_by": self.decided_by,
             "stats": self.stats,
         }
 
@@ -366,6 +382,25 @@ def _rank_by_value(actions: list) -> list:
     sure.sort(key=lambda a: (-a.value, -a.visits, a.action))
     rest = [a for a in actions if a not in sure]
     return sure + rest
+
+
+def _rank_by_lcb(actions: list) -> list:
+    """final="lcb": the decision of the highest lower confidence bound (estimate
+    less LCB_STDEVS x its standard error) among those with at least
+    LCB_MIN_SHARE of the top visits first, then the rest by visits. A rival
+    overtakes the most visited only when its estimate is higher by more than
+    the bounds' difference: by noise alone, rarely."""
+    top = max((a.visits for a in actions), default=0)
+    sure = [a for a in actions if a.visits >= LCB_MIN_SHARE * top and a.visits > 0]
+    if not sure:
+        return actions
+    best = max(sure, key=lambda a: (_lower_bound(a), a.visits, -a.action))
+    return [best] + [a for a in actions if a is not best]
+
+
+def _lower_bound(a: ActionStats) -> float:
+    value = a.value if a.estimate is None else a.estimate
+    return value - LCB_STDEVS * a.estimate_error
 
 
 def _merge_trees(trees: list) -> dict:
@@ -463,8 +498,12 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
             estimate_error=estimate_error(own / v, visits, margin_weight),
             **decision_points(points.get(key), counted)))
     actions.sort(key=lambda a: _rank(a.action, a.visits, a.value))
+    most_visited = actions[0] if actions else None
     if final == "value":
         actions = _rank_by_value(actions)
+    elif final == "lcb":
+        actions = _rank_by_lcb(actions)
+    decided_by = "visits" if not actions or actions[0] is most_visited else final
     it = max(iterations, 1)
     return SearchResult(
         player=player, num_players=n, actions=actions,
@@ -474,7 +513,7 @@ def merge_exports(exports: list, *, seconds: float, seed: int, c: float,
         tree_nodes=sum(e["tree_nodes"] for e in exports), workers=len(exports),
         seed=seed, c=c, explore=explore, rollout=rollout,
         turn_tree=_merge_trees([e["turn_tree"] for e in exports]),
-        reused_visits=sum(e.get("reused_visits", 0) for e in exports))
+        reused_visits=sum(e.get("reused_visits", 0) for e in exports), decided_by=decided_by)
 
 
 # ---------------------------------------------------------------------------
@@ -611,6 +650,8 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
                            margin_weight=float(params.margin_weight))
     result.minimax = minimax
     result.forced = len(legal) == 1
+    if result.forced:
+        result.decided_by = "forced"
     if params.determinize:          # searched from the player's knowledge: check its line
         result.root = state.clone()
     result.max_nodes = params.max_nodes
@@ -619,7 +660,12 @@ def search(state, iterations: Optional[int] = None, time: Optional[float] = None
         # revealed something else (coats taken from under the stack are no chance
         # event): recommend only what is legal here
         allowed = set(legal)
-        result.actions = [a for a in result.actions if a.action in allowed] or result.actions
+        kept = [a for a in result.actions if a.action in allowed]
+        if kept and len(kept) < len(result.actions) and not result.forced:
+            # what decided, among the decisions kept
+            most = max(kept, key=lambda a: (a.visits, a.value, -a.action))
+            result.decided_by = "visits" if kept[0] is most else params.final
+        result.actions = kept or result.actions
     result.tree = searcher
     return result
 

@@ -62,7 +62,8 @@ def test_presets_are_one_table():
     assert BOT_PRESETS["baseline"] == {
         "iterations": 1000, "c": 0.7, "rollout": "heuristic", "margin": 0.1, "chance": "open",
         "horizon": -1, "bias": 0.0, "mast": 0.0, "final": "visits", "reuse": False,
-        "explore": "fixed", "minimax": 0.0, "eval": "linear"}
+        "explore": "fixed", "minimax": 0.0, "eval": "linear", "form": "ucb1",
+        "prior": "uniform"}
     assert BOT_PRESETS["v0.2"]["weights"] == PINNED and "weights" not in BOT_PRESETS["default"]
     for name, params in PRESETS.items():
         assert make_bot(f"ismcts:preset={name}").params == params
