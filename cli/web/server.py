@@ -297,7 +297,7 @@ class Server:
         with session.lock:
             point = session.hint_point(index, line)
             version = session.version
-        state, seat = point["state"], point["seat"]
+        state = point["state"]     # its mover is the seat advised (hint_point)
         where = {"index": point["index"], "variation": point["line"]}
         job = Job("hint", session.id, seconds)
 
