@@ -133,28 +133,31 @@ def _percent(x):
     return f"{100 * x:5.1f}%"
 
 
-def format_result(result, state, seat, path) -> str:
-    """The human-readable report of a search."""
-    n = result.num_players
+def format_result(answer, state, seat, path) -> str:
+    """The human-readable report of a search, drawn from its answer (the one
+    shape: SearchResult.to_dict, docs/library.md); a SearchResult is taken as
+    its answer."""
+    data = answer.to_dict() if hasattr(answer, "to_dict") else answer
+    n = len(data["seats"])
+    actions, line = data["actions"], data["principal_line"]
     lines = [f"Position {path}: {SEATS[seat]} to move, round {state.round() + 1} of "
              f"{NUM_ROUNDS}, {n} players", ""]
-    if result.forced:
-        lines.append(f"The only legal decision: {result.best_action_name}. The estimates "
+    if data["stats"]["forced"]:
+        lines.append(f"The only legal decision: {data['best_action_name']}. The estimates "
                      "below are those of the position behind it.")
         lines.append("")
-        return "\n".join(lines + _totals(result, seat, "Chances to win and expected final "
-                                                         "scores after it:"))
-    line = result.principal_line()
+        return "\n".join(lines + _totals(data, seat, "Chances to win and expected final "
+                                                       "scores after it:"))
     lines.append("Recommended decisions for the rest of the turn:")
-    width = max([len(s.name) for s in line] + [len("decision")]
-                + [len(a.name) for a in result.actions[:TOP_ALTERNATIVES]])
+    width = max([len(s["name"]) for s in line] + [len("decision")]
+                + [len(a["name"]) for a in actions[:TOP_ALTERNATIVES]])
     for i, step in enumerate(line, 1):
-        lines.append(f"  {i}. {step.name:<{width}}  share {_percent(step.share)}")
-    if line and line[-1].reveals:
+        lines.append(f"  {i}. {step['name']:<{width}}  share {_percent(step['share'])}")
+    if line and line[-1]["reveals"]:
         lines.append("  (this step shows you what was hidden, such as the coats drawn from under "
                      "the stack, and what comes next depends on it: once you see it, add it "
                      "with `ulm apply` and ask again)")
-    elif line and line[-1].chance_after:
+    elif line and line[-1]["chance_after"]:
         lines.append("  (a chance event follows: once it is known, add the decisions and what "
                      "happened with `ulm apply` and ask again)")
     lines.append("  share: how often the search chose the decision where it stood")
@@ -162,12 +165,12 @@ def format_result(result, state, seat, path) -> str:
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "
                  f"{'±':>5}  {'points':>6}  {'lead':>6}  {'±':>5}")
-    for a in result.actions[:TOP_ALTERNATIVES]:
-        lines.append(f"  {a.name:<{width}}  {a.visits:>8}  {_percent(a.share)}  "
-                     f"{_percent(a.estimate):>8}  {_error(100 * a.estimate_error)}  "
+    for a in actions[:TOP_ALTERNATIVES]:
+        lines.append(f"  {a['name']:<{width}}  {a['visits']:>8}  {_percent(a['share'])}  "
+                     f"{_percent(a['estimate']):>8}  {_error(100 * a['estimate_error'])}  "
                      f"{_points(a, seat)}".rstrip())
-    if len(result.actions) > TOP_ALTERNATIVES:
-        lines.append(f"  ... and {len(result.actions) - TOP_ALTERNATIVES} more decisions "
+    if len(actions) > TOP_ALTERNATIVES:
+        lines.append(f"  ... and {len(actions) - TOP_ALTERNATIVES} more decisions "
                      "(--json lists them all)")
     lines.append(f"  estimate: the figure the search ranks by (its visits go to the best): "
                  f"{SEATS[seat]}'s mean result after the decision (about the chance to win, "
@@ -179,15 +182,15 @@ def format_result(result, state, seat, path) -> str:
                  "there); lead: the expected margin over the best other seat, ± its standard "
                  "error")
     lines.append("")
-    return "\n".join(lines + _breakdown(result) + _totals(result, seat))
+    return "\n".join(lines + _breakdown(data) + _totals(data, seat))
 
 
-def _points(action, seat) -> str:
+def _points(action: dict, seat) -> str:
     """A decision's expected points, lead and its ± as columns ('' without them)."""
-    if action.margin is None:
+    if action["margin"] is None:
         return ""
-    return (f"{action.expected_score[seat]:6.1f}  {action.margin:+6.1f}  "
-            f"{_error(action.margin_error)}")
+    return (f"{action['expected_score'][seat]:6.1f}  {action['margin']:+6.1f}  "
+            f"{_error(action['margin_error'])}")
 
 
 def _error(value: float) -> str:
@@ -204,17 +207,17 @@ BREAKDOWN_ROWS = 5          # the sources that differ most
 BREAKDOWN_MIN = 0.05        # VP: a smaller difference is not worth a word
 
 
-def _breakdown(result) -> list:
+def _breakdown(data: dict) -> list:
     """Why the recommendation scores more (or less) than the best rival, in VP
-    by scoring source: the sources that differ most."""
-    data = result.points_breakdown()
-    if data is None:
+    by scoring source: the sources that differ most (the answer's points_breakdown)."""
+    breakdown = data["points_breakdown"]
+    if breakdown is None:
         return []
-    rows = sorted((r for r in data["by_source"] if abs(r["difference"]) >= BREAKDOWN_MIN),
+    rows = sorted((r for r in breakdown["by_source"] if abs(r["difference"]) >= BREAKDOWN_MIN),
                   key=lambda r: -abs(r["difference"]))[:BREAKDOWN_ROWS]
-    total = data["decision_points"] - data["rival_points"]
+    total = breakdown["decision_points"] - breakdown["rival_points"]
     words = ", ".join(f"{r['difference']:+.1f} {r['source']}" for r in rows) or "no difference"
-    return [f"In points, {data['decision']} against {data['rival']}: {total:+.1f} VP "
+    return [f"In points, {breakdown['decision']} against {breakdown['rival']}: {total:+.1f} VP "
             f"({words})", ""]
 
 
@@ -222,23 +225,25 @@ def _plural(count, word):
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
-def _totals(result, seat, heading: str = "Chances to win and expected final scores over "
+def _totals(data: dict, seat, heading: str = "Chances to win and expected final scores over "
             "the whole search (every iteration, the other decisions tried included: the "
             "position's chances, not one decision's):") -> list:
     """The win probabilities, expected scores and the search's figures."""
     lines = [heading]
-    for p in range(result.num_players):
-        who = SEATS[p] + (" (to move)" if p == seat else "")
-        lines.append(f"  {who:<16} {_percent(result.win_probability[p])}  "
-                     f"{result.expected_score[p]:6.1f} VP")
+    for p, name in enumerate(data["seats"]):
+        who = name + (" (to move)" if p == seat else "")
+        lines.append(f"  {who:<16} {_percent(data['win_probability'][p])}  "
+                     f"{data['expected_score'][p]:6.1f} VP")
     lines.append("")
-    st = result.stats
-    lines.append(f"Search: {_plural(st['iterations'], 'iteration')} in {st['seconds']:.2f} s "
-                 f"({st['iterations_per_second']:,.0f}/s), {_plural(st['tree_nodes'], 'tree node')}, "
+    st = data["stats"]
+    speed = ("" if st["iterations_per_second"] is None
+             else f" ({st['iterations_per_second']:,.0f}/s)")
+    lines.append(f"Search: {_plural(st['iterations'], 'iteration')} in {st['seconds']:.2f} s"
+                 f"{speed}, {_plural(st['tree_nodes'], 'tree node')}, "
                  f"{_plural(st['workers'], 'worker')}, seed {st['seed']}, "
                  f"c {st['c']} ({st['explore']}), {st['rollout']} rollouts")
-    if result.tree_full:
-        lines.append(f"  The tree reached its bound of {result.max_nodes:,} nodes a worker and "
+    if st["tree_full"]:
+        lines.append(f"  The tree reached its bound of {st['max_nodes']:,} nodes a worker and "
                      "stopped growing; the rest of the budget refined only its statistics.")
     return lines
 
@@ -296,16 +301,15 @@ def suggest(position, bot, as_json, quiet, svg_out, png_out, **shorthands):
     finally:
         if bar is not None:
             bar.close()
+    answer = result.to_dict()
     if svg_out or png_out:
         from cli.picture_opts import write_pictures
         from ulm import ACTION_NAMES
         write_pictures(state, seat, (), svg_out, png_out,   # as the player to move sees it
-                       actions=[step.action for step in result.principal_line()
-                                if 0 <= step.action < len(ACTION_NAMES)])
-    if as_json:
-        data = {"position": str(position), "seat": seat}
-        data.update(result.to_dict())
-        click.echo(json.dumps(data, indent=2))
+                       actions=[step["action"] for step in answer["principal_line"]
+                                if 0 <= step["action"] < len(ACTION_NAMES)])
+    if as_json:     # the answer (docs/library.md) with the position it answers
+        click.echo(json.dumps({"position": str(position), "seat": seat, **answer}, indent=2))
     else:
-        click.echo(format_result(result, state, seat,
+        click.echo(format_result(answer, state, seat,
                                  "(standard input)" if position == "-" else position))

@@ -76,3 +76,49 @@ def test_the_research_scripts_are_in_lab_not_bench():
     for weights in (ROOT / "mcts").glob("eval_weights*.json"):
         made = json.loads(weights.read_text(encoding="utf-8"))["generated_by"]
         assert made.startswith("python lab/calibrate_eval.py "), (weights.name, made)
+
+
+# --- the answer of a search: one shape, documented once ------------------------------------
+
+ANSWER_SECTION = "### The answer of a search"
+ANSWER_ROW = re.compile(r"^\| ([a-z_\[\]]+) \| `([a-z_]+)` \|", flags=re.M)
+
+
+def _documented_answer() -> set:
+    """(object, field) of every row of the answer's table in docs/library.md."""
+    text = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
+    section = text.split(ANSWER_SECTION, 1)[1].split("\n#", 1)[0]
+    return set(ANSWER_ROW.findall(section))
+
+
+def _emitted_answer(answer: dict) -> set:
+    """(object, field) of every field of an answer, its lists' items included."""
+    step, decision = answer["principal_line"][0], answer["actions"][0]
+    breakdown = answer["points_breakdown"]
+    return ({("answer", k) for k in answer} | {("principal_line[]", k) for k in step}
+            | {("actions[]", k) for k in decision} | {("stats", k) for k in answer["stats"]}
+            | {("points_breakdown", k) for k in breakdown}
+            | {("by_source[]", k) for k in breakdown["by_source"][0]})
+
+
+def test_the_answer_s_documented_fields_are_the_fields_it_has():
+    """docs/library.md lists each field of SearchResult.to_dict (what suggest --json
+    prints and the web's hints carry) once, and nothing else."""
+    import ulm
+    from mcts import search
+    state = ulm.Game(players=2).new_game(seed=3)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    answer = search(state, iterations=300, seed=1).to_dict()
+    assert answer["principal_line"] and answer["points_breakdown"], answer
+    documented = _documented_answer()
+    assert len(documented) == len(ANSWER_ROW.findall(
+        (ROOT / "docs" / "library.md").read_text().split(ANSWER_SECTION, 1)[1]
+        .split("\n#", 1)[0])), "a field documented twice"
+    assert documented == _emitted_answer(answer)
+
+
+def test_the_commands_and_the_server_s_documents_point_to_the_answer_s_shape():
+    link = "library.md#the-answer-of-a-search"
+    for name in ("commands.md", "serve.md", "player-tools.md"):
+        assert link in (ROOT / "docs" / name).read_text(encoding="utf-8"), name

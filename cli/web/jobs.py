@@ -8,11 +8,7 @@ import secrets
 import threading
 import time
 
-from ulm import SEATS
-
 from mcts import SearchParams, search
-
-from cli.web.checks import label
 
 # ---------------------------------------------------------------------------
 # Jobs: hints and annotations off the event loop
@@ -92,53 +88,9 @@ def run_search(state, seconds: float, job: Job, seed: int = 0, partial=None,
 
 
 def hint_entry(version: int, advice: dict, top: int = 3) -> dict:
-    """A session's hint: the advice, its principal line drawn step by step and its best
-    `top` first decisions drawn numbered by rank."""
+    """A session's hint: the advice (a search's answer, SearchResult.to_dict), its
+    principal line drawn step by step and its best `top` first decisions drawn
+    numbered by rank."""
     return {"version": version, "result": advice,
-            "highlight": [s["action"] for s in advice["line"]],
-            "ranked": [a["action"] for a in advice["alternatives"][:top]]}
-
-
-def _points(action, seat: int) -> dict:
-    """An alternative in points: the seat's expected final score after it, its
-    expected lead over the best other seat and the lead's standard error (None
-    without them)."""
-    if action.margin is None:
-        return {"points": None, "lead": None, "lead_error": None}
-    return {"points": round(action.expected_score[seat], 2), "lead": round(action.margin, 2),
-            "lead_error": round(action.margin_error, 2)}
-
-
-def _breakdown(data):
-    """mcts.searcher.search.SearchResult.points_breakdown with its figures rounded."""
-    if data is None:
-        return None
-    return {"decision": data["decision"], "rival": data["rival"],
-            "decision_points": round(data["decision_points"], 2),
-            "rival_points": round(data["rival_points"], 2),
-            "by_source": [{"source": row["source"], "decision": round(row["decision"], 2),
-                           "rival": round(row["rival"], 2),
-                           "difference": round(row["difference"], 2)}
-                          for row in data["by_source"]]}
-
-
-def advice_json(result, state, seat: int, top: int | None = 6) -> dict:
-    line = result.principal_line()
-    return {
-        "seat": SEATS[seat],
-        "best": label(result.best_action),
-        "line": [{"action": s.action, "name": label(s.action), "share": round(s.share, 3),
-                  "chance_after": s.chance_after, "reveals": s.reveals} for s in line],
-        # beside each alternative the figure the search ranks by (mcts.searcher.search.decision_estimate)
-        "alternatives": [{"action": a.action, "name": label(a.action), "visits": a.visits,
-                          "share": round(a.share, 3),
-                          "estimate": round(a.estimate, 4), "error": round(a.estimate_error, 4),
-                          "win": round(a.win_probability[seat], 4),
-                          "value": round(a.value, 4), **_points(a, seat)}
-                         for a in result.actions[:top]],
-        "points_breakdown": _breakdown(result.points_breakdown()),
-        "win_probability": {SEATS[p]: round(w, 4) for p, w in enumerate(result.win_probability)},
-        "expected_score": {SEATS[p]: round(s, 2) for p, s in enumerate(result.expected_score)},
-        "iterations": result.iterations, "seconds": round(result.seconds, 2),
-    }
-
+            "highlight": [s["action"] for s in advice["principal_line"]],
+            "ranked": [a["action"] for a in advice["actions"][:top]]}

@@ -23,7 +23,7 @@ from ulm.records import GameRecord, RecordError, replay
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS, WebError,
                             capped, check_bot, check_seconds, parse_seat, quoted)
 from cli.web.web_games import FollowGame, PlayGame, ReviewGame, WebGame, draw
-from cli.web.jobs import Cancelled, Job, advice_json, hint_entry, run_search
+from cli.web.jobs import Cancelled, Job, hint_entry, run_search
 
 if TYPE_CHECKING:
     from cli.web.store import Store
@@ -297,16 +297,16 @@ class GameRegistry:
         with session.lock:
             point = session.hint_point(index, line)
             version = session.version
-        state, seat = point["state"], point["seat"]
+        state = point["state"]     # its mover is the seat advised (hint_point)
         where = {"index": point["index"], "variation": point["line"]}
         job = Job("hint", session.id, seconds)
 
         def work(job):
             def partial(result):
-                job.partial = dict(advice_json(result, state, seat, top=None), **where)
+                job.partial = dict(result.to_dict(), **where)
                 job.seq += 1
             result = run_search(state, seconds, job, seed=version, partial=partial)
-            advice = dict(advice_json(result, state, seat, top=None), **where)
+            advice = dict(result.to_dict(), **where)   # the answer's one shape
             entry = hint_entry(version, advice)
             if not point["live"]:           # drawn on the board of the point it analysed
                 board, viewer, interactive, last = point["board"]

@@ -58,14 +58,15 @@ class WebGame:
         alternatives were for the step taken and go)."""
         old = getattr(self, "_hint_before", None)
         self._hint_before = None
-        if old is None or not old["result"].get("line") or action is None:
+        if old is None or not old["result"].get("principal_line") or action is None:
             return
-        line = old["result"]["line"]
+        line = old["result"]["principal_line"]
         if line[0]["action"] != action or line[0].get("chance_after") or len(line) < 2 \
                 or self.state.current_player() != mover:
             return
-        rest = dict(old["result"], line=line[1:], alternatives=[], best=line[1]["name"],
-                    step=old["result"].get("step", 1) + 1)
+        rest = dict(old["result"], principal_line=line[1:], actions=[],
+                    best_action=line[1]["action"], best_action_name=line[1]["name"],
+                    points_breakdown=None, step=old["result"].get("step", 1) + 1)
         self.hint = {"version": self.version, "result": rest,
                      "highlight": [s["action"] for s in line[1:]], "ranked": None}
 

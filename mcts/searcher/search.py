@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_connections
 from typing import Callable, Optional
 
-from ulm import SOURCES, State, derive_seed
+from ulm import SEATS, SOURCES, State, derive_seed
 from ulm.decisions import decision_label
 
 from mcts.searcher._search import POINT_SOURCE_COUNT
@@ -297,9 +297,17 @@ class SearchResult:
         return _line_worlds(self.root, self.player)
 
     def to_dict(self) -> dict:
-        """The result as JSON-ready data."""
+        """The answer of the search as JSON-ready data: the one shape every output
+        draws from (`ulm suggest --json` and its text, the web's hints), its fields
+        documented in docs/library.md ("The answer of a search").
+        Every figure comes from the searching player's observation (the search
+        redeals what it cannot see); the position searched is not in it."""
+        stats = dict(self.stats, max_nodes=self.max_nodes)
+        if not math.isfinite(stats["iterations_per_second"]):
+            stats["iterations_per_second"] = None       # no time measured: JSON has no inf
         return {
             "player": self.player,
+            "seats": list(SEATS[:self.num_players]),
             "best_action": self.best_action,
             "best_action_name": self.best_action_name,
             "principal_line": [s.to_dict() for s in self.principal_line()],
@@ -308,7 +316,7 @@ class SearchResult:
             "expected_score": list(self.expected_score),
             "points_breakdown": self.points_breakdown(),
             "decided_by": self.decided_by,
-            "stats": self.stats,
+            "stats": stats,
         }
 
     def points_breakdown(self) -> Optional[dict]:

@@ -156,3 +156,31 @@ def test_suggest_says_which_figure_is_which_where_it_stands():
     assert "Win probability" not in text
     assert [_error(x) for x in (1.46, 0.1, 0.0316, 0.004, 0.0, 0.00002)] == \
         ["  1.5", "  0.1", "0.032", "0.004", "    0", "2e-05"]
+
+
+def test_the_text_is_drawn_from_the_answer_json_prints(positions):
+    """One answer: the text of `suggest` is the --json answer worded (the same seeded
+    search, read back from its JSON, gives the same lines; the time figures aside)."""
+    from cli.suggest_cmd import format_result
+    state = seal_wins()
+    path = positions(state, 1)
+    args = (path, "--iterations", 300, "--seed", 4, "--quiet")
+    text = _suggest(*args).stdout
+    data = json.loads(_suggest(*args, "--json").stdout)
+    from mcts import search
+    answer = search(state, iterations=10, seed=1).to_dict()     # docs/library.md's fields
+    assert set(data) == {"position", "seat"} | set(answer)
+    again = format_result(data, state, 1, path)
+    drop_times = lambda t: [ln for ln in t.splitlines() if not ln.startswith("Search: ")]  # noqa: E731
+    assert drop_times(again) == drop_times(text) and "Search: 300 iterations" in again
+    assert data["seats"] == ["Red", "Blue"] and data["seats"][data["player"]] == "Blue"
+
+
+def test_the_answer_is_strict_json_even_without_a_measured_time():
+    """An engine's `info` or a browser reads it: no Infinity or NaN in it."""
+    from mcts import search
+    result = search(seal_wins(), iterations=50, seed=1)
+    result.seconds = 0.0
+    answer = result.to_dict()
+    assert answer["stats"]["iterations_per_second"] is None
+    assert json.loads(json.dumps(answer, allow_nan=False)) == answer

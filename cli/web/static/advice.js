@@ -10,7 +10,7 @@ import {controller, current, hintHere, shownPoint, ui} from "./state.js";
 /** @typedef {import("./types.js").AnnotationShown} AnnotationShown */
 /** @typedef {import("./types.js").Job} Job */
 /** @typedef {import("./types.js").Game} Game */
-/** @typedef {import("./types.js").Alternative} Alternative */
+/** @typedef {import("./types.js").DecisionInfo} DecisionInfo */
 /** @typedef {import("./types.js").PointsBreakdown} PointsBreakdown */
 
 /** @type {EventSource | null} */
@@ -168,16 +168,16 @@ function annotationHtml(h) {
  */
 function adviceHtml(h, live) {
   const step = h.step || 1;
-  const line = h.line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
-  const alts = h.alternatives.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
+  const line = h.principal_line.map((s, i) => `<li value="${step + i}"><b>${esc(s.name)}</b>${s.reveals ? ' <span class="note">(it shows you what was hidden; then choose by what you see and ask again)</span>' : s.chance_after ? ' <span class="note">(then a chance event)</span>' : ""}</li>`).join("");
+  const alts = h.actions.map((a, i) => `<tr class="alt" data-rank="${i + 1}"><td class="num">${i < 3 ? `<span class="rank-badge">#${i + 1}</span>` : i + 1}</td><td>${esc(a.name)}</td>
     <td class="num">${a.visits.toLocaleString()}</td><td class="num">${pct(a.share)}</td>
-    <td class="num"><span class="bar" style="width:${(30 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.error)}</span></td>
-    <td class="num points">${pointsCell(a)}</td></tr>`).join("");
-  const who = Object.keys(h.win_probability).map((s) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
-    <td class="num">${pct(h.win_probability[s])}</td><td class="num">${h.expected_score[s].toFixed(1)} VP</td></tr>`).join("");
+    <td class="num"><span class="bar" style="width:${(30 * Math.max(0, Math.min(1, a.estimate))).toFixed(0)}px"></span>${pct(a.estimate)} <span class="note">± ${pct(a.estimate_error)}</span></td>
+    <td class="num points">${pointsCell(a, h.player)}</td></tr>`).join("");
+  const who = h.seats.map((s, p) => `<tr><td><span class="seat-dot seat-${s}"></span>${s}</td>
+    <td class="num">${pct(h.win_probability[p])}</td><td class="num">${h.expected_score[p].toFixed(1)} VP</td></tr>`).join("");
   const state = live ? `<span class="live">live</span>` : "";
-  const its = h.iterations > 0 ? `${h.iterations.toLocaleString()} playouts in ${h.seconds} s` : "";
-  return `<h3>Advice for ${h.seat} ${state}</h3>
+  const its = h.stats.iterations > 0 ? `${h.stats.iterations.toLocaleString()} playouts in ${h.stats.seconds.toFixed(2)} s` : "";
+  return `<h3>Advice for ${h.seats[h.player]} ${state}</h3>
     ${step > 1 ? `<p class="note">Step ${step} of the advised turn (the alternatives were for step 1).</p>` : ""}
     <ol class="line">${line}</ol>
     ${alts ? `<table class="alts"><tr><th title="rank: the best three are drawn on the board">#</th><th>decision</th><th title="playouts through this decision">visits</th><th title="how much of the search went to this decision">share</th><th title="the search's estimate of the decision, the figure it ranks by, ± its standard error">estimate</th><th title="the expected final score after the decision (VP), and the expected lead over the best other player ± its standard error">points</th></tr>${alts}</table>` : ""}
@@ -186,11 +186,16 @@ function adviceHtml(h, live) {
     <p class="note">${its ? its + ". " : ""}“Visits” and “share”: how much of the search went to that decision; “estimate”: the figure the search ranks decisions by, about the chance of winning after it (plus a little for the score margin, mixed with the best line's evaluation), ± its standard error; “points”: the expected final score after it, and the expected lead over the best other player. The best three are drawn on the board, numbered, with their points.</p>`;
 }
 
-/** An alternative's points: the expected final score, the lead and its ±. @param {Alternative} a */
-function pointsCell(a) {
-  if (typeof a.points !== "number" || typeof a.lead !== "number") return "";
-  const lead = `${a.lead >= 0 ? "+" : "−"}${Math.abs(a.lead).toFixed(1)}`;
-  return `${a.points.toFixed(1)} <span class="note">(${lead} ± ${(a.lead_error || 0).toFixed(1)})</span>`;
+/**
+ * A decision's points for the player searched: the expected final score, the lead and its ±.
+ * @param {DecisionInfo} a
+ * @param {number} player
+ */
+function pointsCell(a, player) {
+  const points = a.expected_score[player];
+  if (typeof points !== "number" || typeof a.margin !== "number") return "";
+  const lead = `${a.margin >= 0 ? "+" : "−"}${Math.abs(a.margin).toFixed(1)}`;
+  return `${points.toFixed(1)} <span class="note">(${lead} ± ${a.margin_error.toFixed(1)})</span>`;
 }
 
 /** Why the first decision scores more (or less) than the next, by scoring source. @param {PointsBreakdown | null | undefined} b */

@@ -29,20 +29,21 @@ export function showBoard(svg, options, choose) {
 
 /**
  * Beside each of the best decisions drawn on the board (#1, #2, #3), its points: the
- * expected final score after it (the hint's alternatives, by the rank's data-action).
+ * expected final score after it (the hint's decisions, by the rank's data-action).
  * @param {Advice} h
  */
 function pointsOnRanks(h) {
-  const byAction = new Map(h.alternatives.map((a) => [String(a.action), a]));
+  const byAction = new Map(h.actions.map((a) => [String(a.action), a]));
   for (const rank of document.querySelectorAll("#board g.rank")) {
     const a = byAction.get(rank.getAttribute("data-action") || "");
     const badge = rank.querySelector("circle");
-    if (!a || typeof a.points !== "number" || !badge) continue;
+    const points = a && a.expected_score[h.player];
+    if (typeof points !== "number" || !badge) continue;
     const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
     label.setAttribute("x", String(Number(badge.getAttribute("cx")) + 12));
     label.setAttribute("y", String(Number(badge.getAttribute("cy")) + 4));
     label.setAttribute("class", "rank-points");
-    label.textContent = `${a.points.toFixed(1)} VP`;
+    label.textContent = `${points.toFixed(1)} VP`;
     rank.appendChild(label);
   }
 }

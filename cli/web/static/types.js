@@ -53,24 +53,46 @@
  * @property {string} [error]
  */
 
-/**
- * @typedef {object} LineStep
- * @property {string} name
- * @property {boolean} [reveals]
- * @property {boolean} [chance_after]
- */
+// A hint's result is a search's answer, one shape for every output (docs/library.md,
+// "The answer of a search": mcts SearchResult.to_dict), with the web's additions
+// (step, index, variation, svg).
 
 /**
- * @typedef {object} Alternative
+ * @typedef {object} LineStep        a step of the principal line
  * @property {number} action
  * @property {string} name
  * @property {number} visits
  * @property {number} share
+ * @property {number} value
+ * @property {boolean} chance_after
+ * @property {boolean} reveals
+ */
+
+/**
+ * @typedef {object} DecisionInfo    a decision at the root, as the search saw it
+ * @property {number} action
+ * @property {string} name
+ * @property {number} visits
+ * @property {number} availability
+ * @property {number} share
+ * @property {number} value
  * @property {number} estimate
- * @property {number} error
- * @property {number | null} [points]       the mover's expected final score after it (VP)
- * @property {number | null} [lead]         its expected margin over the best other seat
- * @property {number | null} [lead_error]
+ * @property {number} estimate_error
+ * @property {number[]} mean_reward
+ * @property {number[]} win_probability    per seat
+ * @property {number[]} expected_score     per seat (VP; empty without points)
+ * @property {number | null} margin        the mover's expected lead over the best other seat
+ * @property {number} margin_error
+ */
+
+/**
+ * @typedef {object} SearchStats      the search's own figures
+ * @property {number} iterations
+ * @property {number} seconds
+ * @property {number | null} iterations_per_second
+ * @property {number} tree_nodes
+ * @property {boolean} forced
+ * @property {boolean} tree_full
  */
 
 /**
@@ -91,17 +113,19 @@
  */
 
 /**
- * @typedef {object} Advice         a hint's result
+ * @typedef {object} Advice         a hint's result: a search's answer
  * @property {"advice"} [kind]
- * @property {string} seat
- * @property {number} [step]
- * @property {LineStep[]} line
- * @property {Alternative[]} alternatives
- * @property {PointsBreakdown | null} [points_breakdown]
- * @property {Record<string, number>} win_probability
- * @property {Record<string, number>} expected_score
- * @property {number} iterations
- * @property {number} seconds
+ * @property {number} player         the seat searched for (an index of seats)
+ * @property {string[]} seats
+ * @property {number} best_action
+ * @property {string} best_action_name
+ * @property {number} [step]         the step of the advised turn shown (after following it)
+ * @property {LineStep[]} principal_line
+ * @property {DecisionInfo[]} actions
+ * @property {PointsBreakdown | null} points_breakdown
+ * @property {number[]} win_probability   per seat
+ * @property {number[]} expected_score    per seat
+ * @property {SearchStats} stats
  * @property {number} [index]          the point analysed: the decisions before it
  * @property {(number | string)[]} [variation]  and the variation's line from there
  * @property {string} [svg]            its board with the advice (a point not the game now)

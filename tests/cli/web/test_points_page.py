@@ -24,25 +24,26 @@ def test_a_hint_shows_each_alternative_s_points_and_the_best_three_on_the_board(
     headers = page.locator("#advice table.alts th").all_text_contents()
     assert headers[-1] == "points"
     rows = page.locator("#advice table.alts tr.alt")
-    assert rows.count() == len(hint["alternatives"])
-    for k, alt in enumerate(hint["alternatives"]):
+    me = hint["player"]
+    assert rows.count() == len(hint["actions"])
+    for k, alt in enumerate(hint["actions"]):
         cell = rows.nth(k).locator("td.points").text_content()
         shown = re.fullmatch(r"(\d+\.\d) \(([+−])(\d+\.\d) ± (\d+\.\d)\)", cell)
         assert shown, cell
         points, sign, lead, error = shown.groups()
         lead = float(lead) * (-1 if sign == "−" else 1)
         # one decimal each (rounded by the page, half up)
-        for said, figure in ((points, alt["points"]), (lead, alt["lead"]),
-                             (error, alt["lead_error"])):
+        for said, figure in ((points, alt["expected_score"][me]), (lead, alt["margin"]),
+                             (error, alt["margin_error"])):
             assert abs(float(said) - figure) <= 0.05 + 1e-9, (cell, alt)
-    by_action = {str(a["action"]): a for a in hint["alternatives"]}
+    by_action = {str(a["action"]): a for a in hint["actions"]}
     ranks = page.locator("#board svg .ranked .rank")
     assert ranks.count() >= 2
     for k in range(ranks.count()):
         rank = ranks.nth(k)
         alt = by_action[rank.get_attribute("data-action")]
         said = rank.locator(".rank-points").text_content()
-        assert said.endswith(" VP") and abs(float(said[:-3]) - alt["points"]) <= 0.05 + 1e-9
+        assert said.endswith(" VP") and abs(float(said[:-3]) - alt["expected_score"][me]) <= 0.05 + 1e-9
     said = page.text_content("#advice .points-breakdown")
     breakdown = hint["points_breakdown"]
     assert said.startswith(f"In points, {breakdown['decision']} against {breakdown['rival']}: ")

@@ -75,12 +75,13 @@ def test_a_hint_at_a_board_looked_back_at_analyses_that_board(client):
     board = client.get(f"/api/games/{gid}/board?index=1").json()
     assert board["can_hint"] is True
     advice = _hint(client, gid, index=1)
-    assert advice["index"] == 1 and advice["variation"] == [] and advice["seat"] == "Red"
+    assert advice["index"] == 1 and advice["variation"] == []
+    assert advice["seats"][advice["player"]] == "Red"
     then, _ = _legal_names(client, gid, 1)
     now = {o["name"] for o in g["options"]}
     assert then != now
-    assert {a["name"] for a in advice["alternatives"]} == then
-    assert advice["line"][0]["name"] == advice["best"]
+    assert {a["name"] for a in advice["actions"]} == then
+    assert advice["principal_line"][0]["name"] == advice["best_action_name"]
     # drawn on that board, not on the game's: the game now has no hint
     assert 'class="highlight"' in advice["svg"] and advice["svg"].count('class="rank"') == 3
     g = client.get(f"/api/games/{gid}").json()
@@ -100,7 +101,7 @@ def test_a_hint_in_a_variation_analyses_the_variation(client):
     assert v["can_hint"] is True and then != first
     advice = _hint(client, gid, index=1, line=line)
     assert advice["index"] == 1 and advice["variation"] == line
-    assert {a["name"] for a in advice["alternatives"]} == then
+    assert {a["name"] for a in advice["actions"]} == then
     assert "<svg" in advice["svg"]
 
 
@@ -137,7 +138,7 @@ def test_a_review_seen_by_one_seat_hints_only_at_its_decisions(client):
     assert msg == "hint: it is Blue's turn; seen by Red, hints are for Red"
     red = max(k for k, p in enumerate(movers[:blue + 8]) if p == 0)
     advice = _hint(client, gid, index=red)
-    assert advice["index"] == red and advice["seat"] == "Red"
+    assert advice["index"] == red and advice["seats"][advice["player"]] == "Red"
 
 
 @pytest.mark.parametrize("body, message", [
@@ -406,4 +407,5 @@ def test_people_at_one_screen_get_hints_looked_back_only_at_their_own_decisions(
                    409)
     assert msg == "hint: it is Red's decision there; hints are for Blue's own decisions"
     assert client.get(f"/api/games/{gid}/board?index=1").json()["can_hint"] is False
-    assert _hint(client, gid)["seat"] == "Blue"
+    advice = _hint(client, gid)
+    assert advice["seats"][advice["player"]] == "Blue"

@@ -352,11 +352,11 @@ def test_a_live_hint_draws_the_best_three_and_ends_on_time(server, page, shots):
     page.screenshot(path=str(shots / "serve-hint.png"), full_page=True)
     # the hint's turn, step by step: its first step taken, the rest stays
     g = _game(page)
-    line = [s["name"] for s in g["hint"]["line"]]
-    if len(line) > 1 and not g["hint"]["line"][0]["chance_after"]:
+    line = [s["name"] for s in g["hint"]["principal_line"]]
+    if len(line) > 1 and not g["hint"]["principal_line"][0]["chance_after"]:
         page.click(f"#decisions button.decision:text-is(\"{line[0]}\")")
         page.wait_for_function("game.hint && game.hint.step === 2")
-        assert [s["name"] for s in _game(page)["hint"]["line"]] == line[1:]
+        assert [s["name"] for s in _game(page)["hint"]["principal_line"]] == line[1:]
         assert page.locator("#board svg .highlight").count() == 1
 
 

@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 
 from cli.main import main
 from cli.web.app import create_app
+import ulm
+from mcts import search
 from ulm import ACTION_NAMES
 from ulm.positions import PositionError, position_to_state, state_to_position
 from ulm.records import replay
@@ -358,20 +360,27 @@ def test_hint_searches_draws_the_advice_and_lists_alternatives(client):
     job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
     assert job["status"] == "done", job
     advice = job["result"]
-    assert advice["seat"] == "Red" and advice["iterations"] > 0
-    assert advice["line"][0]["name"] == advice["best"]
+    assert advice["seats"][advice["player"]] == "Red" and advice["stats"]["iterations"] > 0
+    # the search's answer, the shape suggest --json prints, with the point it answers
+    answer = search(ulm.Game(players=2).new_game(seed=1), iterations=20, seed=1).to_dict()
+    assert set(advice) == set(answer) | {"index", "variation"}
+    assert set(advice["actions"][0]) == set(answer["actions"][0])
+    assert advice["principal_line"][0]["name"] == advice["best_action_name"]
     legal = {o["name"] for o in client.get(f"/api/games/{gid}").json()["options"]}
-    assert {a["name"] for a in advice["alternatives"]} <= legal
-    assert abs(sum(advice["win_probability"].values()) - 1) < 1e-6
+    assert {a["name"] for a in advice["actions"]} <= legal
+    assert abs(sum(advice["win_probability"]) - 1) < 1e-6
     g = client.get(f"/api/games/{gid}").json()
     assert g["hint"] == advice and 'class="highlight"' in g["svg"]
     # the advised decision taken: the rest of the advised turn stays, step by step
-    assert len(advice["line"]) > 1 and not advice["line"][0]["chance_after"]
-    g = _decide(client, gid, advice["line"][0]["action"])
-    assert g["hint"]["line"] == advice["line"][1:] and g["hint"]["step"] == 2
-    assert g["hint"]["alternatives"] == [] and 'class="highlight"' in g["svg"]
+    line = advice["principal_line"]
+    assert len(line) > 1 and not line[0]["chance_after"]
+    g = _decide(client, gid, line[0]["action"])
+    assert g["hint"]["principal_line"] == line[1:] and g["hint"]["step"] == 2
+    assert g["hint"]["best_action"] == line[1]["action"]
+    assert g["hint"]["best_action_name"] == line[1]["name"]
+    assert g["hint"]["actions"] == [] and 'class="highlight"' in g["svg"]
     # another decision makes the advice stale: gone
-    other = next(o for o in g["options"] if o["decision"] != advice["line"][1]["action"])
+    other = next(o for o in g["options"] if o["decision"] != line[1]["action"])
     g = _decide(client, gid, other["decision"])
     assert g["hint"] is None and 'class="highlight"' not in g["svg"]
 
@@ -383,10 +392,11 @@ def test_hint_on_a_forced_decision_gives_the_positions_chances(client):
     job = client.post(f"/api/games/{gid}/hint", json={"seconds": 0.2}).json()
     job = _wait(client, f"/api/jobs/{job['id']}", lambda j: j["status"] != "running")
     advice = job["result"]
-    assert advice["best"] == "draw" and advice["iterations"] > 0
-    assert all(0 < w < 1 for w in advice["win_probability"].values()), advice
-    assert abs(sum(advice["win_probability"].values()) - 1) < 1e-6
-    assert 0 < advice["alternatives"][0]["win"] < 1
+    assert advice["best_action_name"] == "draw" and advice["stats"]["iterations"] > 0
+    assert advice["stats"]["forced"] is True
+    assert all(0 < w < 1 for w in advice["win_probability"]), advice
+    assert abs(sum(advice["win_probability"]) - 1) < 1e-6
+    assert 0 < advice["actions"][0]["win_probability"][advice["player"]] < 1
 
 
 @pytest.mark.parametrize("seconds, message", [
@@ -910,14 +920,14 @@ def test_a_hint_streams_its_estimate_as_server_sent_events(client):
     data = [json.loads(line[5:]) for line in lines if line.startswith("data:")]
     assert kinds[-1] == "end" and set(kinds[:-1]) == {"progress"} and len(kinds) >= 3
     live = [d["partial"] for d in data if d["partial"]]
-    assert live and all(p["iterations"] > 0 for p in live)
+    assert live and all(p["stats"]["iterations"] > 0 for p in live)
     assert data[-1]["status"] == "done" and data[-1]["partial"] is None
     final = data[-1]["result"]
-    assert final["seconds"] >= 0.7          # the whole search, not its last slice
-    assert len(final["alternatives"]) == len(g["options"]) - 0 or len(final["alternatives"]) > 6
-    assert all({"visits", "share", "win"} <= set(a) for a in final["alternatives"])
+    assert final["stats"]["seconds"] >= 0.7          # the whole search, not its last slice
+    assert len(final["actions"]) == len(g["options"]) - 0 or len(final["actions"]) > 6
+    assert all({"visits", "share", "win_probability"} <= set(a) for a in final["actions"])
     g = client.get(f"/api/games/{g['id']}").json()
-    assert g["svg"].count('class="rank"') == min(3, len(final["alternatives"]))
+    assert g["svg"].count('class="rank"') == min(3, len(final["actions"]))
     assert "no search" in _error(client.get("/api/jobs/nothing/events"), 404)
 
 

@@ -24,7 +24,6 @@ from starlette.testclient import TestClient
 
 from cli.main import main
 from cli.web.app import create_app
-from cli.web.jobs import advice_json
 from leaks import Secrets
 from mcts import search
 from mcts.play.annotate import Annotation, AnnotationReport, annotate
@@ -64,11 +63,11 @@ def test_the_figure_beside_each_alternative_is_the_one_the_search_ranks_by():
     for k, state in enumerate(record_positions()):
         result = search(state, iterations=20000, seed=k)
         top = result.best
-        hint = advice_json(result, state, result.player, top=None)["alternatives"]
+        hint = result.to_dict()["actions"]         # the answer the web's hint carries
         assert [a["action"] for a in hint] == [a.action for a in result.actions]
         for a, shown in zip(result.actions, hint):
-            assert shown["estimate"] == round(a.estimate, 4)
-            assert shown["error"] == round(a.estimate_error, 4) and a.estimate_error > 0
+            assert shown["estimate"] == a.estimate
+            assert shown["estimate_error"] == a.estimate_error and a.estimate_error > 0
         for rival in result.actions[1:]:
             if rival.share >= 0.05:
                 noise = math.hypot(top.estimate_error, rival.estimate_error)
@@ -274,9 +273,9 @@ def test_web_hint_stops_and_a_variation_asks_where_a_step_shows_what_was_hidden(
         job = _wait(c, f"/api/jobs/{job['id']}")
         assert job["status"] == "done", job
         advice = job["result"]
-        assert [s["name"] for s in advice["line"]] == ["seal in Leaning House"]
-        assert advice["line"][-1]["reveals"] is True
-        assert all("estimate" in a and "error" in a for a in advice["alternatives"])
+        assert [s["name"] for s in advice["principal_line"]] == ["seal in Leaning House"]
+        assert advice["principal_line"][-1]["reveals"] is True
+        assert all("estimate" in a and "estimate_error" in a for a in advice["actions"])
         assert secrets.leaks(advice) == [] and secrets.leaks(c.get(f"/api/games/{gid}").json()) == []
         # a variation through the seal asks what was drawn, as Follow does: every pair of
         # the coats under the stack may be, and nothing else is shown of them
@@ -352,8 +351,8 @@ def test_the_page_shows_estimates_rings_only_mistakes_and_says_within_noise(serv
     page.wait_for_function("game.index === 0")
     page.select_option("#hint-seconds", "0.5")
     page.click("#hint")
-    page.wait_for_function("game.hint && game.hint.alternatives && "
-                           "game.hint.alternatives.length > 0", timeout=60000)
+    page.wait_for_function("game.hint && game.hint.actions && "
+                           "game.hint.actions.length > 0", timeout=60000)
     page.wait_for_selector("#advice table.alts tr.alt")
     header = page.text_content("#advice table.alts tr")
     assert "estimate" in header and "win" not in header

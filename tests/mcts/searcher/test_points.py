@@ -335,14 +335,13 @@ def test_the_points_come_from_the_viewer_s_knowledge_only(players, tmp_path):
 # ---------------------------------------------------------------------------
 # The web companion: the advice in points, a review by points
 
-def test_the_advice_json_carries_each_alternative_s_points():
-    from cli.web.jobs import advice_json
+def test_the_answer_carries_each_decision_s_points():
     state = opening(2)
     result = search(state, iterations=500, seed=1)
-    data = advice_json(result, state, result.player, top=None)
-    for row, a in zip(data["alternatives"], result.actions):
-        assert row["points"] == round(a.expected_score[result.player], 2)
-        assert (row["lead"], row["lead_error"]) == (round(a.margin, 2), round(a.margin_error, 2))
+    data = result.to_dict()        # the one answer: suggest --json and the web's hints
+    for row, a in zip(data["actions"], result.actions):
+        assert row["expected_score"] == list(a.expected_score) and len(row["expected_score"]) == 2
+        assert (row["margin"], row["margin_error"]) == (a.margin, a.margin_error)
     breakdown = data["points_breakdown"]
     assert (breakdown["decision"], breakdown["rival"]) == (result.actions[0].name,
                                                            result.actions[1].name)
