@@ -133,6 +133,13 @@ def _percent(x):
     return f"{100 * x:5.1f}%"
 
 
+# what put the first decision first (the answer's decided_by), said where it is not
+# the most visits the table shows
+DECIDED_BY_WORDS = {"value": "its estimate (final=value), not by its visits",
+                    "lcb": "its lower confidence bound, its estimate less 3 times its ± "
+                           "(final=lcb, as KataGo), not by its visits"}
+
+
 def format_result(answer, state, seat, path) -> str:
     """The human-readable report of a search, drawn from its answer (the one
     shape: SearchResult.to_dict, docs/library.md); a SearchResult is taken as
@@ -161,6 +168,9 @@ def format_result(answer, state, seat, path) -> str:
         lines.append("  (a chance event follows: once it is known, add the decisions and what "
                      "happened with `ulm apply` and ask again)")
     lines.append("  share: how often the search chose the decision where it stood")
+    decided = DECIDED_BY_WORDS.get(data.get("decided_by", "visits"))
+    if decided:
+        lines.append(f"  the first decision was chosen by {decided}")
     lines.append("")
     lines.append("Top alternatives for the first decision:")
     lines.append(f"  {'decision':<{width}}  {'visits':>8}  {'share':>6}  {'estimate':>8}  "

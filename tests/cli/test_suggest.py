@@ -184,3 +184,18 @@ def test_the_answer_is_strict_json_even_without_a_measured_time():
     answer = result.to_dict()
     assert answer["stats"]["iterations_per_second"] is None
     assert json.loads(json.dumps(answer, allow_nan=False)) == answer
+
+
+def test_the_text_says_what_chose_the_first_decision_when_visits_did_not():
+    """The table ranks by visits; where a final rule other than visits put the first
+    decision first (the answer's decided_by), the text says so beside the line."""
+    from cli.suggest_cmd import format_result
+    from mcts import search
+    state = seal_wins()
+    answer = search(state, iterations=300, seed=4).to_dict()
+    assert answer["decided_by"] == "visits"
+    assert "was chosen by" not in format_result(answer, state, 1, "p.json")
+    for rule, words in (("lcb", "chosen by its lower confidence bound"),
+                        ("value", "chosen by its estimate (final=value)")):
+        text = format_result(dict(answer, decided_by=rule), state, 1, "p.json")
+        assert f"  the first decision was {words}" in text, text
