@@ -515,3 +515,12 @@ def test_the_table_says_what_its_rating_and_rank_are():
     assert "rank: the mean finishing place, 1 the best" in text
     assert "rating: OpenSkill's estimate of a bot's skill less three times its uncertainty " \
            "(mu - 3 sigma)" in text
+
+
+def test_a_fast_bots_time_per_decision_is_measured_not_rounded_away(tmp_path):
+    """greedy answers in well under a millisecond: its mean time per decision is still
+    above 0 and at most its longest (the rows keep times to the microsecond)."""
+    cfg = TournamentConfig(bots=["greedy", "level:1"], players=2, games=2, seed=3)
+    summary = run_tournament(cfg, tmp_path / "out", workers=1, progress=False)
+    for b in summary["bots"]:
+        assert 0 < b["seconds_per_decision"] <= b["longest_decision"], b
