@@ -28,7 +28,8 @@ from ulm import render as _render  # noqa: E402,F401  (str(state) draws the posi
 __all__ = [
     "ACTION_KINDS", "ACTION_NAMES", "BoardError", "CARDS", "CHANCE", "COATS", "COLOURS",
     "DECISION_COUNT", "DESCENDANTS", "Game", "IllegalActionError", "NUM_ROUNDS",
-    "OBSERVATION_SEAT_FIELDS", "OBSERVATION_SIZE", "OBSERVATION_SLICES", "PHASES", "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
+    "OBSERVATION_SEAT_FIELDS", "OBSERVATION_SIZE", "OBSERVATION_SLICES", "PHASES",
+    "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
     "QUARTERS", "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
     "TOWER_TILES", "action_fields", "action_id", "decision_steps", "derive_seed", "load_board",
     "parse_seat",
