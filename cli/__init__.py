@@ -252,15 +252,17 @@ def registered_engines(given, engines_file) -> dict:
     """The engines of --engines FILE and --engine NAME=COMMAND, registered."""
     from mcts.play.engines import EngineError, parse_engine, read_engines_file, register_engine
     engines: dict = {}
-    try:
-        if engines_file is not None:
+    if engines_file is not None:
+        try:
             engines.update(read_engines_file(engines_file))
-        for text in given:
-            name, command = parse_engine(text)
-            engines[name] = command
-    except EngineError as exc:
-        message = str(exc)
-        raise InputError(message if message.startswith("--") else f"--engines: {message}") from None
+        except EngineError as exc:      # names the file and the entry
+            raise InputError(f"--engines: {exc}") from None
+    for text in given:
+        try:
+            name, command = parse_engine(text, "--engine")
+        except EngineError as exc:      # names the option it was given as
+            raise InputError(str(exc)) from None
+        engines[name] = command
     for name, command in engines.items():
         register_engine(name, command)
     return engines
