@@ -11,6 +11,8 @@ plays legally (the first legal decision) until its DECISION-th decision
   mute      never says hello              old       says hello in protocol 0
   exit      exits before its hello        noquit    ignores quit (FAULT at the end)
   escape    starts a process in a session of its own that outlives it
+  chatter   writes 4 MiB to its standard error, then plays on (no fault: its log
+            is cut at the host's limit)
   none      no fault: plays the first legal decision every time
 
 It writes its process number ("engine PID") and those of the processes it starts
@@ -58,6 +60,10 @@ def main():
                     sleeper()
                 elif FAULT == "escape":
                     sleeper(new_session=True)
+                elif FAULT == "chatter":
+                    for _ in range(64):
+                        sys.stderr.write("y" * 65535 + "\n")
+                    sys.stderr.flush()
                 elif FAULT == "crash":
                     sys.exit(3)
                 elif FAULT == "hang":

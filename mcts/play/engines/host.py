@@ -11,7 +11,8 @@ deadline of the message it owes, fill the host's memory, or outlive the host:
   (PR_SET_PDEATHSIG), so a host killed outright does not leave it running;
 * a watchdog process ends the engine groups of a host that ended without
   ending them (a pool's worker ended by SIGTERM, a host killed by SIGKILL);
-* its standard error goes to a log file of its own, never to the host's terminal;
+* its standard error goes to a log file of its own, never to the host's terminal,
+  at most MAX_LOG bytes of it (the rest is read and dropped, so it never blocks);
 * a line longer than MAX_LINE bytes, or more than MAX_LINES lines for one
   decision, is a flood; reads and writes wait at most until the deadline.
 """
@@ -35,6 +36,7 @@ from mcts.play.engines.faults import BotFault
 MAX_LINE = 1 << 20          # bytes of one line from an engine (a decision is a few dozen)
 MAX_LINES = 1000            # lines an engine may write for one decision (info lines and all)
 READ_CHUNK = 1 << 16
+MAX_LOG = 16 << 20          # bytes of an engine's standard error kept in its log, a game
 QUIT_SECONDS = 1.0          # how long an engine told to quit may take to end
 
 _PRCTL: Any = None
@@ -52,6 +54,22 @@ def _in_child() -> None:
     """In the engine's process, before the program starts: die with the host's thread."""
     if _PRCTL is not None:
         _PRCTL(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
+
+
+def _keep_log(pipe, log, most: int) -> None:
+    """Copy an engine's standard error into its log, at most `most` bytes, then a
+    line saying the rest was dropped; read to its end either way, so an engine
+    that writes without end neither blocks nor fills the disk."""
+    kept = 0
+    with pipe, log:
+        while chunk := pipe.read(READ_CHUNK):
+            if kept < most:
+                log.write(chunk[:most - kept])
+                kept += len(chunk)
+                if kept >= most:
+                    log.write(f"\n[the log stops here: the engine wrote more than "
+                              f"{most:,} bytes to its standard error]\n".encode())
+                log.flush()
 
 
 def end_all() -> None:
@@ -172,6 +190,7 @@ class EngineProcess:
         self._stdin: Any = None
         self._stdout: Any = None
         self._buffer = bytearray()
+        self._log_copier: threading.Thread | None = None
         self.lines = 0              # lines read since `count_lines_from_zero`
 
     # --- the process --------------------------------------------------------
@@ -195,14 +214,20 @@ class EngineProcess:
             # engines get it (a server's bot threads end between decisions)
             main = threading.current_thread() is threading.main_thread()
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=log, start_new_session=True,
+                                         stderr=subprocess.DEVNULL if log is subprocess.DEVNULL
+                                         else subprocess.PIPE,
+                                         start_new_session=True,
                                          preexec_fn=_in_child if main else None,
                                          close_fds=True, bufsize=0)
         except OSError as exc:
-            raise BotFault("start", f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        finally:
             if log is not subprocess.DEVNULL:
                 log.close()
+            raise BotFault("start", f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        if log is not subprocess.DEVNULL:
+            self._log_copier = threading.Thread(
+                target=_keep_log, args=(self.proc.stderr, log, MAX_LOG),
+                name=f"engine log {self.name}", daemon=True)
+            self._log_copier.start()
         with _LIVE_LOCK:
             _LIVE.add(self)
         _watch(self.proc.pid, "+")
@@ -243,6 +268,8 @@ class EngineProcess:
                     pipe.close()
             except OSError:
                 pass
+        if self._log_copier is not None:    # the log whole once the game is over
+            self._log_copier.join(timeout=1.0)
         with _LIVE_LOCK:
             _LIVE.discard(self)
         _watch(proc.pid, "-")

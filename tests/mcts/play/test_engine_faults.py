@@ -156,3 +156,18 @@ def test_a_bug_of_a_shipped_bot_is_no_forfeit(monkeypatch):
     monkeypatch.setattr(RandomBot, "_choose", broken)
     with pytest.raises(RuntimeError, match="a bug"):
         play_game(["random", "greedy"], seed=1)
+
+
+def test_an_engine_that_writes_without_end_to_its_log_has_it_cut_and_plays_on(logs, monkeypatch):
+    """Standard error is output too: the log keeps at most MAX_LOG bytes and says where
+    it stops; the rest is read and dropped, so the engine is not blocked."""
+    monkeypatch.setattr(host, "MAX_LOG", 100_000)
+    monkeypatch.setitem(engines.ENGINES, "chatty", f"{FAULTY} chatter 2")
+    row = play_game([f"engine:chatty:{QUICK}", "greedy"], seed=2)
+    assert row["forfeits"] == [None, None]
+    (log,) = logs.glob("chatty.*.log")
+    text = log.read_bytes()
+    assert len(text) < 100_000 + 200 and text.count(b"y" * 1000) > 0
+    assert text.rstrip().endswith(b"the engine wrote more than 100,000 bytes to its standard "
+                                  b"error]")
+    _no_engine_left(logs)
