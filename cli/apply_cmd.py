@@ -6,7 +6,8 @@ import json
 import click
 
 from cli import HELP, InputError, fail_on_input_errors, needs_extra
-from cli.picture_opts import read_position_arg, write_pictures
+from cli.picture_opts import write_pictures
+from cli.position_input import read_position_arg
 from ulm import ACTION_NAMES, SEATS
 from ulm.decisions import DecisionError
 from ulm.follow import apply_decision, hidden_keep_words, keep_is_hidden, options, setup_draw

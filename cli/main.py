@@ -20,7 +20,8 @@ from cli import (
     needs_extra,
     os_error,
 )
-from cli.picture_opts import STDIN, read_position_arg, read_stdin, write_pictures
+from cli.picture_opts import write_pictures
+from cli.position_input import STDIN, read_position_arg, read_stdin
 from ulm import SEATS
 from ulm.board import parse_board
 from ulm.extras import MissingExtra

@@ -1,28 +1,11 @@
-"""What `show`, `apply` and `suggest` share: positions from a file or standard input,
-and the board pictures (--svg, --png)."""
+"""The board pictures of `show`, `apply` and `suggest` (--svg, --png, --highlight)."""
 from __future__ import annotations
 
-import sys
-
 from cli import InputError
+from cli.position_input import read_position_arg  # noqa: F401  (suggest_cmd imports it here)
 from ulm.decisions import DecisionError
 from ulm.follow import parse_line
-from ulm.jsonfile import MAX_BYTES, decode_text, write_atomically
-from ulm.positions import PositionError, read_position, read_position_text
-
-STDIN = "<stdin>"   # how messages name standard input
-
-
-def read_stdin(error: type[Exception]) -> str:
-    """Standard input as text (UTF-8, at most MAX_BYTES); problems raise `error`."""
-    return decode_text(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN, error)
-
-
-def read_position_arg(path: str):
-    """(parsed file, state, seat) of a position file, or of standard input for `-`."""
-    if path == "-":
-        return read_position_text(read_stdin(PositionError), STDIN)
-    return read_position(path)
+from ulm.jsonfile import write_atomically
 
 
 def parse_highlight(state, names) -> list[int]:

@@ -348,48 +348,67 @@ def evaluate_cmd(model, data, target, as_json):
 @json_option("the report")
 @quiet_option("No progress bars and no per-step lines.")
 @fail_on_input_errors
-def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon, residual,
-               value_iterations, target, check_games, check_budget, opponent, epochs, lr, l2,
-               validation, seed, workers, scheduler, out, plot, as_json, quiet):
+def rounds_cmd(out, plot, workers, scheduler, as_json, quiet, **settings):
     """Expert iteration: self-play, fit a linear model, check it against the
     v0.2 search, and play the next round with the search of that model.
 
     Example: ulm train rounds --players 2 --rounds 3 --games 500 --out rounds/
     """
-    from dataclasses import replace
-
-    from mcts.play.cluster import ClusterError, open_executor
-    from mcts.searcher.model import TrainError
-    from mcts.learning.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig, run_rounds
-    from mcts.learning.train import FitDiverged
-    base = RoundsConfig()
-    cfg = RoundsConfig(players=players, rounds=rounds, games=games,
-                       first_spec=first_spec or FIRST_SPEC,
-                       learned_spec=learned_spec or LEARNED_SPEC,
-                       window=window, check_games=check_games, check_budget=check_budget,
-                       opponent=opponent or OPPONENT, seed=seed, horizon=horizon,
-                       value_iterations=value_iterations,
-                       fit=replace(base.fit, epochs=epochs, lr=lr, l2=l2,
-                                   validation=validation, residual=residual, target=target))
-    where = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent",
-             "check_budget": "--check-budget", "validation": "--validation",
-             "target": "--target", "value_iterations": "--value-iterations",
-             "rounds": "--rounds", "games": "--games", "window": "--window",
-             "check_games": "--check-games", "horizon": "--horizon", "players": "--players"}
-    try:
-        cfg.validate()
-    except ValueError as exc:       # OptionError: worded by the option that gives its field
-        raise worded(exc, where) from None
+    cfg = _rounds_config(settings)
     if os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out: {out}: is a file; give a folder")
     if plot is not None:
         _check_out(plot, "--plot")
     check_workers_or_scheduler(scheduler)
-    log = None if (quiet or as_json) else click.echo
+    report = _run_rounds(cfg, out, workers, scheduler, quiet or as_json)
+    if plot is not None:
+        from mcts.learning.rounds import plot_rounds
+        plot_rounds(report, plot)
+        report["plot"] = plot
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+        return
+    _echo_rounds(report, out)
+
+
+# the option that gives each field of a RoundsConfig (or of its fit), for the messages
+_ROUNDS_OPTIONS = {"first_spec": "--first-bots", "learned_spec": "--bots", "opponent": "--opponent",
+                   "check_budget": "--check-budget", "validation": "--validation",
+                   "target": "--target", "value_iterations": "--value-iterations",
+                   "rounds": "--rounds", "games": "--games", "window": "--window",
+                   "check_games": "--check-games", "horizon": "--horizon", "players": "--players"}
+_FIT_SETTINGS = ("epochs", "lr", "l2", "validation", "residual", "target")
+
+
+def _rounds_config(settings: dict):
+    """The RoundsConfig of the command's settings (the options named as its fields, the
+    fit's among them), checked; a spec not given is the library's default."""
+    from dataclasses import replace
+
+    from mcts.learning.rounds import FIRST_SPEC, LEARNED_SPEC, OPPONENT, RoundsConfig
+    fit = {k: settings.pop(k) for k in _FIT_SETTINGS}
+    settings["first_spec"] = settings["first_spec"] or FIRST_SPEC
+    settings["learned_spec"] = settings["learned_spec"] or LEARNED_SPEC
+    settings["opponent"] = settings["opponent"] or OPPONENT
+    cfg = RoundsConfig(**settings, fit=replace(RoundsConfig().fit, **fit))
+    try:
+        cfg.validate()
+    except ValueError as exc:       # OptionError: worded by the option that gives its field
+        raise worded(exc, _ROUNDS_OPTIONS) from None
+    return cfg
+
+
+def _run_rounds(cfg, out: str, workers, scheduler, silent: bool) -> dict:
+    """Run the rounds on the executor named (local processes by default); the library's
+    errors become the command line's messages."""
+    from mcts.play.cluster import ClusterError, open_executor
+    from mcts.searcher.model import TrainError
+    from mcts.learning.rounds import run_rounds
+    from mcts.learning.train import FitDiverged
     try:
         with open_executor(scheduler) as executor:
-            report = run_rounds(cfg, out, workers=workers, scheduler=executor,
-                                progress=not (quiet or as_json), log=log)
+            return run_rounds(cfg, out, workers=workers, scheduler=executor,
+                              progress=not silent, log=None if silent else click.echo)
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
     except TournamentError as exc:      # the scheduler named cannot be used
@@ -400,13 +419,11 @@ def rounds_cmd(players, rounds, games, first_spec, learned_spec, window, horizon
         raise InputError(f"--lr, --l2: {exc}") from None
     except TrainError as exc:
         raise InputError(str(exc)) from None
-    if plot is not None:
-        from mcts.learning.rounds import plot_rounds
-        plot_rounds(report, plot)
-        report["plot"] = plot
-    if as_json:
-        click.echo(json.dumps(report, indent=1))
-        return
+
+
+def _echo_rounds(report: dict, out: str) -> None:
+    """One line per round: the fit's cross-entropy against the v0.2 evaluation's, and
+    the check's win rate with its interval."""
     for row in report["rounds"]:
         v = row["validation"]
         line = (f"round {row['round']}: cross-entropy {_ce(v['model'])} (v0.2 evaluation "

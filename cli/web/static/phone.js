@@ -49,7 +49,7 @@ function boxOf(el) {
 }
 
 /**
- * The parts of the picture, from its elements' classes (ulm/picture.py): the grid with
+ * The parts of the picture, from its elements' classes (ulm/picture/): the grid with
  * its outer spaces and arrows, the river, the quarters, the seats' areas, and the docks'
  * column (the bag, the drawn tile, the tower, the piles) between the grid and the edge.
  * @param {SVGSVGElement} svg @returns {Part[]}
