@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from cli import InputError
-from cli.position_input import read_position_arg  # noqa: F401  (suggest_cmd imports it here)
 from ulm.decisions import DecisionError
 from ulm.follow import parse_line
 from ulm.jsonfile import write_atomically

@@ -284,7 +284,7 @@ def suggest(position, bot, as_json, quiet, svg_out, png_out, **shorthands):
         raise click.UsageError("give either --iterations or --time, not both")
     try:
         if position == "-":
-            from cli.picture_opts import read_position_arg
+            from cli.position_input import read_position_arg
             _, state, seat = read_position_arg(position)
         else:
             state, seat = load_position(position)
