@@ -554,7 +554,8 @@ def test_the_setup_in_one_apply_and_through_a_pipe():
     assert res.stdout == run("new", "--players", 2, "--as", "Red", "--seed", 5).stdout
     # what may come next is listed in the words to type
     listing = CliRunner().invoke(main, ["apply", "-", "--list"], input=first.stdout)
-    assert listing.stdout.startswith("A chance event is next (5 possible events, as Red knows")
+    assert listing.stdout.startswith("The set-up's draw of the grid space in row 1, column 1 is "
+                                     "next (5 possible events, as Red knows"), listing.stdout
     assert "  drew gray\n" in listing.stdout
 
 
