@@ -328,7 +328,13 @@ def _levels() -> list[dict]:
 
 
 def _game_routes(server: GameRegistry, max_upload: int) -> list:
-    """The page and the routes of the games (/, /api/info, /api/games/...)."""
+    """The page and the routes of the games (/, /api/info, /api/games/...), by topic."""
+    return [*_page_routes(server, max_upload), *_games_list_routes(server, max_upload),
+            *_one_game_routes(server, max_upload)]
+
+
+def _page_routes(server: GameRegistry, max_upload: int) -> list:
+    """The page's files and what it asks first (/api/info: bots, levels, limits)."""
     files = PageFiles(STATIC)
 
     async def index(request):
@@ -359,6 +365,16 @@ def _game_routes(server: GameRegistry, max_upload: int) -> list:
                              "default_bot": f"level:{DEFAULT_LEVEL}",
                              "levels": levels})
 
+    return [
+        Route("/", _endpoint(index)),
+        Route("/favicon.ico", _endpoint(favicon)),
+        Route("/static/{name:path}", _endpoint(static), methods=["GET", "HEAD"]),
+        Route("/api/info", _endpoint(info)),
+    ]
+
+
+def _games_list_routes(server: GameRegistry, max_upload: int) -> list:
+    """The list of games and a new game (/api/games)."""
     listed: list = [-1, b""]           # [server.changes, the answer then]
     listing = asyncio.Lock()
 
@@ -389,6 +405,15 @@ def _game_routes(server: GameRegistry, max_upload: int) -> list:
         session = makers[mode](body)
         return JSONResponse(session.to_json(), status_code=201)
 
+    return [
+        Route("/api/games", _endpoint(list_games), methods=["GET"]),
+        Route("/api/games", _endpoint(new_game), methods=["POST"]),
+    ]
+
+
+def _one_game_routes(server: GameRegistry, max_upload: int) -> list:
+    """One game: its state, its decisions and steps, its board at a point, its
+    variations, its record, and the searches asked of it (/api/games/{game}/...)."""
     async def get_game(request):
         game_id = request.path_params["game"]
         kept = server.games.get(game_id)
@@ -483,12 +508,6 @@ def _game_routes(server: GameRegistry, max_upload: int) -> list:
         return JSONResponse(job.to_json(), status_code=202)
 
     return [
-        Route("/", _endpoint(index)),
-        Route("/favicon.ico", _endpoint(favicon)),
-        Route("/static/{name:path}", _endpoint(static), methods=["GET", "HEAD"]),
-        Route("/api/info", _endpoint(info)),
-        Route("/api/games", _endpoint(list_games), methods=["GET"]),
-        Route("/api/games", _endpoint(new_game), methods=["POST"]),
         Route("/api/games/{game}", _endpoint(get_game)),
         Route("/api/games/{game}/decide", _endpoint(decide), methods=["POST"]),
         Route("/api/games/{game}/undo", _endpoint(undo), methods=["POST"]),
