@@ -59,7 +59,12 @@ class PlaySession:
             bot = None if spec == HUMAN else make_bot(spec, len(seats))
             if bot is not None:
                 bot.reseed(bot_seed(bot.seed, self.record.seed, seat))
+                if getattr(bot, "guest", False) and hasattr(bot, "begin_game"):
+                    bot.begin_game(len(seats), seat, self.record.game.variant)
             self.bots.append(bot)
+        # the guests that keep the events as their seat saw them (engines: docs/engines.md)
+        self._observers = [b for b in self.bots
+                           if getattr(b, "guest", False) and hasattr(b, "observe")]
         # (state, decisions so far, the bots' decision counts) before each person's move
         self._undo: list[tuple] = []
 
@@ -82,13 +87,15 @@ class PlaySession:
             if seats[p] == HUMAN:
                 game._undo.append(game._snapshot())
             else:
-                game.bots[p].calls += 1          # its stream moves on as choose() moved it
+                if hasattr(game.bots[p], "calls"):  # its stream moves on as choose() moved it
+                    game.bots[p].calls += 1
             game._apply(action)
         return game
 
     def _snapshot(self) -> tuple:
         return (self.state.clone(), len(self.record.decisions),
-                [None if b is None else b.calls for b in self.bots])
+                # a bot's decision count (its random stream); a guest keeps none
+                [getattr(b, "calls", None) for b in self.bots])
 
     @property
     def state(self):
@@ -110,12 +117,16 @@ class PlaySession:
         """Apply a decision and draw the chance events after it; returns those events as
         `viewer` may see them."""
         state = self.state
+        for bot in self._observers:
+            bot.observe(state, action)
         state.apply_action(action)
         self.record.decisions.append(action)
         events = []
         while state.is_chance_node():
             a = state.sample_chance_outcome()     # the dealer, as GameRecord.apply
             events.append(decision_words(state, a, viewer))
+            for bot in self._observers:
+                bot.observe(state, a)
             state.apply_action(a)
         return events
 
@@ -151,10 +162,13 @@ class PlaySession:
         self.record.state = state
         del self.record.decisions[n:]
         for bot, k in zip(self.bots, calls):
-            if bot is not None:
+            if k is not None:
                 bot.calls = k
                 if isinstance(bot, IsmctsBot):   # a reused tree belongs to the undone line
                     bot._tree = bot._expected = None
+        for bot in self._observers:     # an engine's own state followed the undone line:
+            bot.close()                 # it starts afresh, its events from here on
+            bot.events = []
         return action
 
     def hint(self, iterations: int | None = 2000, time: float | None = None,

@@ -288,3 +288,43 @@ def test_a_record_with_bad_forfeits_or_notes_is_refused(field, value, message):
     data = {"format": "ulm-record/1", "players": 2, "seed": 1, "decisions": [], field: value}
     with pytest.raises(RecordError, match=message):
         replay(data)
+
+
+def test_a_game_with_a_person_sends_the_engine_the_events_its_seat_saw(monkeypatch):
+    """`ulm play --human` and the web play through PlaySession: the engine is told what
+    happened since its last decision there too, in its seat's words; after a person
+    takes a decision back the engine starts afresh, its events from that point."""
+    from mcts.play.session import PlaySession
+    monkeypatch.setitem(engines.ENGINES, "py", PY_ENGINE)
+    decides: list = []
+    original = EngineBot.choose
+
+    def choose(self, state):
+        self.tap = lambda direction, m: decides.append(m) if m["type"] == "decide" else None
+        return original(self, state)
+
+    monkeypatch.setattr(EngineBot, "choose", choose)
+    table = PlaySession(["human", "engine:py"], seed=5)
+    try:
+        def saw_red():
+            return any(e["seat"] == "Red" for d in decides for e in d["events"])
+        for _ in range(300):
+            if saw_red():
+                break
+            if table.human_to_move():
+                table.play(table.state.legal_actions()[0])
+            else:
+                table.bot_move()
+        assert decides and decides[0]["events"], decides[:1]     # Red's first turn, told
+        assert saw_red()                                         # the person's decisions
+        for d in decides:       # a card Red drew is not named to Blue
+            assert all("id" not in e for e in d["events"] if e["words"] == "Red drew a card")
+        while not table.human_to_move():
+            table.bot_move()
+        table.play(table.state.legal_actions()[0])
+        assert table.undo() is not None
+        assert table.bots[1].process is None and table.bots[1].events == []
+    finally:
+        for bot in table.bots:
+            if bot is not None and hasattr(bot, "close"):
+                bot.close()
