@@ -26,8 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[1]     # the reference engines: examples/engines
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: F401
+except ModuleNotFoundError:     # imported as bench.engine_overhead: the checkout is on the path
+    pass
 
 from mcts.play import engines  # noqa: E402
 from mcts.play.bot_game import play_game  # noqa: E402

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-from bench.iterations_per_decision import positions  # noqa: E402
+try:        # run as a script: the checkout's ulm if built in place, else the installed one
+    import _ulm_path  # noqa: F401
+    from iterations_per_decision import positions
+except ModuleNotFoundError:     # imported as bench.final_choice (the tests)
+    from bench.iterations_per_decision import positions
 from mcts import search  # noqa: E402
 from mcts.searcher.search import LCB_MIN_SHARE, _rank_by_lcb  # noqa: E402
 
