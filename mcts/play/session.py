@@ -32,6 +32,7 @@ it then, and a stopped game's record names it too, to go on with).
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from ulm import ACTION_NAMES
 from ulm.decisions import decision_words
@@ -63,8 +64,8 @@ class PlaySession:
                     bot.begin_game(len(seats), seat, self.record.game.variant)
             self.bots.append(bot)
         # the guests that keep the events as their seat saw them (engines: docs/engines.md)
-        self._observers = [b for b in self.bots
-                           if getattr(b, "guest", False) and hasattr(b, "observe")]
+        self._observers: list[Any] = [b for b in self.bots
+                                      if getattr(b, "guest", False) and hasattr(b, "observe")]
         # (state, decisions so far, the bots' decision counts) before each person's move
         self._undo: list[tuple] = []
 
@@ -162,7 +163,7 @@ class PlaySession:
         self.record.state = state
         del self.record.decisions[n:]
         for bot, k in zip(self.bots, calls):
-            if k is not None:
+            if bot is not None and k is not None:
                 bot.calls = k
                 if isinstance(bot, IsmctsBot):   # a reused tree belongs to the undone line
                     bot._tree = bot._expected = None
