@@ -568,7 +568,10 @@ cdef class Searcher:
         cdef double q, u, prior, best_u = -INFINITY
         cdef double even = 1.0 / n_avail if n_avail > 0 else 0.0
         cdef Node* nd
-        if hkey >= 0:
+        # hkey is also there for the progressive bias alone: the prior leans only
+        # with prior="heuristic"
+        cdef bint leaning = hkey >= 0 and self.heuristic_prior
+        if leaning:
             even = (1.0 - HEURISTIC_PRIOR_SHARE) * even
         for i in range(n_avail):
             nd = &self.nodes[avail_child[i]]
@@ -577,7 +580,8 @@ cdef class Searcher:
                 q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
             prior = even
             if nd.key == hkey:
-                prior += HEURISTIC_PRIOR_SHARE
+                if leaning:
+                    prior += HEURISTIC_PRIOR_SHARE
                 u = q + self.bias / (nd.visits + 1)
             else:
                 u = q

@@ -47,6 +47,16 @@ def test_puct_with_a_huge_constant_gives_every_decision_its_prior_share():
     assert prior[heuristic] / (sum(others) / len(others)) == pytest.approx(expected, rel=0.05)
 
 
+def test_a_progressive_bias_leaves_the_uniform_prior_uniform():
+    """bias= finds the heuristic's decision too; with prior=uniform that must not lean
+    PUCT's prior towards it: a tiny bias with a huge constant spreads the visits
+    evenly, as it does without the bias."""
+    s = first_push()
+    even = visits_of(search(s, 4000, seed=1, form="puct", c=1000, explore="fixed",
+                            bias=1e-6))
+    assert max(even.values()) - min(even.values()) <= 3
+
+
 def test_puct_is_its_own_search_and_repeats_with_its_seed():
     s = first_push()
     a = search(s, 3000, seed=4, form="puct", c=8)
