@@ -98,6 +98,7 @@ cdef class Searcher:
     cdef int new_node(self, int parent, int key, int mover) noexcept nogil
     cdef void iterate(self) noexcept nogil
     cdef inline int pick_untried(self, uint64_t* untried, int n_untried, int hkey) noexcept nogil
+    cdef inline double child_value(self, int child, int p) noexcept nogil
     cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
                                int hkey) noexcept nogil
     cdef inline int select_puct(self, const int* avail_child, int n_avail, int p, double explore,

@@ -536,6 +536,15 @@ cdef class Searcher:
             pick -= m
         return -1
 
+    cdef inline double child_value(self, int child, int p) noexcept nogil:
+        """A child's value for mover `p` in the selection: its mean reward, mixed with
+        its minimax value where it has one (UCB1 and PUCT alike)."""
+        cdef Node* nd = &self.nodes[child]
+        cdef double q = nd.reward / nd.visits
+        if self.hv != NULL and nd.flags & NODE_VALUE:
+            q = (1.0 - self.minimax) * q + self.minimax * self.hv[child * MAX_PLAYERS + p]
+        return q
+
     cdef inline int select_ucb(self, const int* avail_child, int n_avail, int p, double explore,
                                int hkey) noexcept nogil:
         """The child of best UCB value for mover `p` among those available in this
@@ -546,9 +555,7 @@ cdef class Searcher:
         cdef Node* nd
         for i in range(n_avail):
             nd = &self.nodes[avail_child[i]]
-            q = nd.reward / nd.visits
-            if self.hv != NULL and nd.flags & NODE_VALUE:
-                q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
+            q = self.child_value(avail_child[i], p)
             u = q + explore * sqrt(log_count(nd.avail) / nd.visits)
             if nd.key == hkey:
                 u += self.bias / (nd.visits + 1)
@@ -575,9 +582,7 @@ cdef class Searcher:
             even = (1.0 - HEURISTIC_PRIOR_SHARE) * even
         for i in range(n_avail):
             nd = &self.nodes[avail_child[i]]
-            q = nd.reward / nd.visits
-            if self.hv != NULL and nd.flags & NODE_VALUE:
-                q = (1.0 - self.minimax) * q + self.minimax * self.hv[avail_child[i] * MAX_PLAYERS + p]
+            q = self.child_value(avail_child[i], p)
             prior = even
             if nd.key == hkey:
                 if leaning:
