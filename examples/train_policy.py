@@ -147,6 +147,15 @@ def evaluate(e, policy, opponent, games: int, seed: int, players: int, rng) -> d
     return out
 
 
+def plot_with_comparison(summary: dict, args) -> None:
+    """The curve to --plot, beside the summary of --compare (a blind run's) if given."""
+    other = None
+    if args.compare:
+        with open(args.compare) as f:
+            other = json.load(f)
+    plot(summary, args.plot, other)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
@@ -185,11 +194,7 @@ def main(argv=None) -> int:
             ap.error("--redraw needs --plot")
         with open(args.redraw) as f:
             summary = json.load(f)
-        other = None
-        if args.compare:
-            with open(args.compare) as f:
-                other = json.load(f)
-        plot(summary, args.plot, other)
+        plot_with_comparison(summary, args)
         return 0
 
     rng = np.random.default_rng(args.seed)
@@ -249,11 +254,7 @@ def main(argv=None) -> int:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=1)
     if args.plot:
-        other = None
-        if args.compare:
-            with open(args.compare) as f:
-                other = json.load(f)
-        plot(summary, args.plot, other)
+        plot_with_comparison(summary, args)
     return 0
 
 
