@@ -28,6 +28,7 @@ try:        # run as a script: the checkout's ulm if built in place, else the in
     import _ulm_path  # noqa: F401
 except ModuleNotFoundError:     # imported as bench.NAME (the tests): the checkout is on the path
     pass
+from ulm.game import VARIANTS  # noqa: E402
 from ulm.numbers import whole_argument  # noqa: E402  (the one grammar of a count)
 
 CHILD = """
@@ -77,7 +78,7 @@ def main(argv=None):
     ap.add_argument("--pairs", type=whole_argument, default=7)
     ap.add_argument("--games", type=whole_argument, default=20000)
     ap.add_argument("--players", type=whole_argument, default=4)
-    ap.add_argument("--variant", default="basic", choices=["basic", "advanced"])
+    ap.add_argument("--variant", default=VARIANTS[0], choices=VARIANTS)
     ap.add_argument("--search", metavar="PRESET", default=None,
                     help="time this search preset (default, baseline) instead of playouts")
     ap.add_argument("--iterations", type=whole_argument, default=6000, help="iterations per run (--search)")

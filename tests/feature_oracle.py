@@ -5,7 +5,7 @@ documented layout, to check the compiled encoder against."""
 import numpy as np
 
 from ulm import (CARDS, COATS, COLOURS, PHASES, PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER, RIVER_LENGTH,
-                 SOURCES, TOWER_TILES)
+                 SOURCES, TOWER_TILES, TOWER_VARIANTS, VARIANTS)
 
 from mcts.searcher.features import (DESC_ON_BOARD, DESC_UNSEEN, GLOBAL_SIZE, NUM_OUTER, NUM_TASK_KINDS,
                            PLAYER_SIZE, ROUNDS, TURN_FLAGS)
@@ -30,7 +30,7 @@ def encode(state) -> np.ndarray:
     assert n in (2, 3, 4)
     g: list = []
     g += _one_hot(n - 2, 3)
-    g.append(r["advanced"])
+    g.append(VARIANTS[r["variant"]] in TOWER_VARIANTS)
     g += _one_hot(r["round"], ROUNDS)
     g.append(1.0 - min(r["round"] * n + r["turn_player"], ROUNDS * n) / (ROUNDS * n))
     g += _one_hot(r["phase"], len(PHASES))

@@ -18,8 +18,8 @@ from ulm._fastcore import (  # noqa: E402
     ACTION_KINDS, ACTION_NAMES, CARDS, CHANCE, COATS, COLOURS, DECISION_COUNT, DESCENDANTS,
     NUM_ROUNDS, OBSERVATION_SEAT_FIELDS, OBSERVATION_SIZE, OBSERVATION_SLICES, PHASES,
     PUSH_ENTRY_OUTER, PUSH_EXIT_OUTER, QUARTERS, RIVER_LENGTH, SEATS, SOURCES, STATE_BYTES,
-    TASKS, TERMINAL, TOWER_TILES, IllegalActionError, State, action_fields, action_id,
-    derive_seed,
+    TASKS, TERMINAL, TOWER_TILES, TOWER_VARIANTS, VARIANTS, IllegalActionError, State,
+    action_fields, action_id, derive_seed,
 )
 from ulm.board import BoardError, load_board  # noqa: E402
 from ulm.game import Game, decision_steps, parse_seat  # noqa: E402
@@ -31,6 +31,6 @@ __all__ = [
     "OBSERVATION_SEAT_FIELDS", "OBSERVATION_SIZE", "OBSERVATION_SLICES", "PHASES",
     "PUSH_ENTRY_OUTER", "PUSH_EXIT_OUTER",
     "QUARTERS", "RIVER_LENGTH", "SEATS", "SOURCES", "STATE_BYTES", "TASKS", "State", "TERMINAL",
-    "TOWER_TILES", "action_fields", "action_id", "decision_steps", "derive_seed", "load_board",
-    "parse_seat",
+    "TOWER_TILES", "TOWER_VARIANTS", "VARIANTS", "action_fields", "action_id", "decision_steps",
+    "derive_seed", "load_board", "parse_seat",
 ]

@@ -22,16 +22,31 @@ def derive_seed(seed, stream, *streams):
     return int(h)
 
 
+def check_variant(value):
+    """`value` if it names a rule variant (VARIANTS); OptionError("variant", ...)
+    naming the choices otherwise. The one reading of a variant's name: a game,
+    a record, a position file and the web companion use it."""
+    if isinstance(value, str) and value in VARIANTS:
+        return value
+    from ulm.errors import OptionError
+    shown = repr(value)
+    if len(shown) > 40:         # a message never echoes a whole upload back
+        shown = shown[:39] + "…"
+    raise OptionError("variant", value,
+                      f"must be {' or '.join(map(repr, VARIANTS))}, got {shown}")
+
+
 cdef class CoreGame:
     """Player count, variant and board table of a game; makes its states."""
 
-    def __init__(self, int num_players, bint advanced, dict table):
+    def __init__(self, int num_players, variant, dict table):
         if num_players < 2 or num_players > MAX_PLAYERS:  # R-COMP-6
             raise ValueError(f"players: Ulm is for 2, 3 or 4 players, got {num_players}")
         from ulm.board import check_table
         table = check_table(table)      # nothing the core indexes with is out of range
+        self.variant_value = VARIANTS.index(check_variant(variant))
         self.num_players = num_players
-        self.advanced = advanced
+        self.variant = VARIANTS[self.variant_value]
         self.table = table
         self.board = {k: table[k] for k in BOARD_FIELDS}
 
@@ -39,7 +54,7 @@ cdef class CoreGame:
         """The state before set-up; its first events are the set-up's chance draws."""
         cdef State st = State.__new__(State)
         st.game = self
-        state_init(&st.s, self.num_players, self.advanced)
+        state_init(&st.s, self.num_players, self.variant_value)
         rng_seed(&st.dealer, 0)
         return st
 
@@ -448,7 +463,7 @@ def bench_playouts(CoreGame game, int games, uint64_t seed):
     rng_seed(&r, seed)
     with nogil:
         for g in range(games):
-            state_init(&s, game.num_players, game.advanced)
+            state_init(&s, game.num_players, game.variant_value)
             random_playout(&game.board, &s, &r)
     return games
 
@@ -479,7 +494,7 @@ def sample_legal_counts(State state, int draws, uint64_t seed):
 cdef dict _struct_to_dict(const GameState* s):
     cdef int p, i
     d = {
-        "num_players": s.num_players, "advanced": s.advanced, "round": s.round,
+        "num_players": s.num_players, "variant": s.variant, "round": s.round,
         "turn_player": s.turn_player, "phase": s.phase, "tiles_added": s.tiles_added,
         "pile": s.pile, "discard": s.discard, "reshuffles": s.reshuffles,
         "card_group": [s.card_group[i] for i in range(NUM_CARDS)],
@@ -534,7 +549,7 @@ def _mask(int n):
 
 
 _SCALAR_RANGES = {
-    "num_players": (2, MAX_PLAYERS), "advanced": (0, 1), "round": (0, NUM_ROUNDS),
+    "num_players": (2, MAX_PLAYERS), "variant": (0, len(VARIANTS) - 1), "round": (0, NUM_ROUNDS),
     "turn_player": (0, MAX_PLAYERS - 1), "phase": (PH_BEFORE_DRAW, PH_GAME_OVER),
     "tiles_added": (0, 250), "pile": (0, _mask(NUM_CARDS)),
     "discard": (0, _mask(NUM_CARDS)), "coat_unknown": (0, _mask(NUM_COATS)),
@@ -698,7 +713,7 @@ cdef void _dict_to_struct(dict d, GameState* s) except *:
     cdef int p, i
     out = _checked_raw(d, _struct_to_dict(s))
     t.num_players = out["num_players"]
-    t.advanced = out["advanced"]
+    t.variant = out["variant"]
     t.round = out["round"]
     t.turn_player = out["turn_player"]
     t.phase = out["phase"]

@@ -381,7 +381,7 @@ cdef void apply_action(const Board* b, GameState* s, int a) noexcept nogil:
         else:
             apply_task_decision(b, s, a)
     elif a == A_END_TURN:
-        if s.advanced and (tower_in_force(s, TOWER_T8) or tower_in_force(s, TOWER_T9)):  # R-TOWER-T8/T9
+        if has_towers(s) and (tower_in_force(s, TOWER_T8) or tower_in_force(s, TOWER_T9)):  # R-TOWER-T8/T9
             push_task(s, TK_TOWER_PAYMENT, 0)
         else:
             finish_turn(b, s)

@@ -14,6 +14,9 @@ cpdef enum:
     DESC_LAID_OUT = 4           # R-SETUP-2: on the Oath House's spaces
     DESC_UNSEEN = -2            # not on the board: out of the game (or not yet laid out)
     DESC_ON_BOARD = -1          # >= 0: the seat that owns it
+    # the rule variants, a state's `variant` (their names: VARIANTS, in this order)
+    VARIANT_BASIC = 0
+    VARIANT_ADVANCED = 1        # the basic game with tower tiles (R-TOWER)
 
 cdef enum:
     # colours; the action a tile gives is its colour's index
@@ -246,7 +249,7 @@ ctypedef struct Player:
 
 ctypedef struct GameState:
     int8_t num_players
-    int8_t advanced
+    int8_t variant          # VARIANT_*
     int8_t round            # 0..9
     int8_t turn_player
     int8_t phase
@@ -304,7 +307,8 @@ ctypedef struct Rng:
 cdef class CoreGame:
     cdef Board board
     cdef readonly int num_players
-    cdef readonly bint advanced
+    cdef readonly str variant       # its name, one of VARIANTS
+    cdef int variant_value          # VARIANT_*
     cdef readonly dict table
 
 
@@ -315,6 +319,12 @@ cdef class State:
 
 
 # Small rules shared with the search, compiled inline into both.
+
+cdef inline bint variant_has_towers(int variant) noexcept nogil:
+    return variant == VARIANT_ADVANCED       # R-TOWER: tower tiles in the advanced game
+
+cdef inline bint has_towers(const GameState* s) noexcept nogil:
+    return variant_has_towers(s.variant)
 
 cdef inline bint tower_in_force(const GameState* s, int t) noexcept nogil:
     """Is tower tile T(t+1) in force this round? (never in the basic game)"""
@@ -350,7 +360,7 @@ cdef inline int push_cell(int e, int i) noexcept nogil:
 
 
 
-cdef void state_init(GameState* s, int num_players, int advanced) noexcept nogil
+cdef void state_init(GameState* s, int num_players, int variant) noexcept nogil
 cdef int legal_actions(const Board* b, const GameState* s, int16_t* out) noexcept nogil
 cdef void legal_set(const Board* b, const GameState* s, uint64_t* w) noexcept nogil
 cdef int sample_legal(const Board* b, const GameState* s, Rng* r) noexcept nogil

@@ -112,7 +112,7 @@ cdef void write_observation(const GameState* s, int viewer, float* out) noexcept
     cdef float* place
     memset(out, 0, OB_SIZE * sizeof(float))
     out[OB_NUM_PLAYERS + s.num_players - 2] = 1.0
-    out[OB_VARIANT] = s.advanced != 0
+    out[OB_VARIANT] = has_towers(s)
     out[OB_ROUND + s.round] = 1.0
     out[OB_PHASE + s.phase] = 1.0
     out[OB_TO_MOVE + seat_slot(s, viewer, s.turn_player)] = 1.0

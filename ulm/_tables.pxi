@@ -31,8 +31,10 @@ PUSH_ENTRIES = tuple(
     + [f"column {c + 1} from top" for c in range(3)]
     + [f"column {c + 1} from bottom" for c in range(3)])
 SEATS = ("Red", "Blue", "Green", "Yellow")  # the players' colours, by seat
-# the rule variants, by the value of a state's `advanced` (R-TOWER: tower tiles in the advanced game)
+# the rule variants' names, by their VARIANT_* value (R-TOWER: tower tiles in the advanced game)
 VARIANTS = ("basic", "advanced")
+assert VARIANTS.index("advanced") == VARIANT_ADVANCED
+TOWER_VARIANTS = tuple(v for i, v in enumerate(VARIANTS) if variant_has_towers(i))  # R-TOWER
 PHASES = ("before draw", "push", "actions", "game over")
 TASKS = {TK_GRID_FILL: "grid fill", TK_PLAYER_TILE: "player tile", TK_DESC_REVEAL: "descendant reveal",
          TK_TOWER_REVEAL: "tower reveal", TK_DRAW_PUSH_TILE: "draw tile to push",

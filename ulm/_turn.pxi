@@ -57,7 +57,7 @@ cdef void finish_turn(const Board* b, GameState* s) noexcept nogil:
 
 cdef void round_start(GameState* s) noexcept nogil:
     # R-ROUND-1: the next tower tile goes onto the Cathedral, the one after is shown
-    if s.advanced:
+    if has_towers(s):
         s.tower_current = s.tower_next
         s.tower_next = NO_TOWER
         if s.round < NUM_ROUNDS - 1:
@@ -69,12 +69,12 @@ cdef bint can_pay_tower(const GameState* s, int p) noexcept nogil:
         return supply_total(&s.players[p]) >= 2
     return s.players[p].coins >= 2
 
-cdef void state_init(GameState* s, int num_players, int advanced) noexcept nogil:
+cdef void state_init(GameState* s, int num_players, int variant) noexcept nogil:
     """The state before set-up: the set-up's random draws are its first chance events."""
     cdef int p, i
     memset(s, 0, sizeof(GameState))
     s.num_players = num_players
-    s.advanced = advanced
+    s.variant = variant
     s.tower_current = NO_TOWER
     s.tower_next = NO_TOWER
     s.pushed_out_at = -1
@@ -105,7 +105,7 @@ cdef void state_init(GameState* s, int num_players, int advanced) noexcept nogil
         add_vp(s, p, SRC_START, 5)
     # set-up draws, run from the top of the stack down
     push_task(s, TK_ROUND_START, 0)
-    if advanced:
+    if has_towers(s):
         push_task(s, TK_TOWER_REVEAL, 0)  # R-SETUP-6: the tile for round 1
     for i in range(DESC_LAID_OUT):
         push_task(s, TK_DESC_REVEAL, 0)   # R-SETUP-2

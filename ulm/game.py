@@ -4,10 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from ulm._fastcore import SEATS, VARIANTS, CoreGame, State
+from ulm._fastcore import SEATS, VARIANTS, CoreGame, State, check_variant
 from ulm.board import load_board
-from ulm.errors import OptionError
 from ulm.numbers import is_whole_text
+
+__all__ = ["Game", "VARIANTS", "check_variant", "decision_steps", "parse_seat"]
 
 
 def parse_seat(value: object, players: int = len(SEATS)) -> int:
@@ -40,13 +41,10 @@ class Game(CoreGame):
                  board: str | Path | dict | None = None):
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players: must be 2, 3 or 4, got {players!r}")
-        if variant not in VARIANTS:
-            raise OptionError("variant", variant, f"must be one of "
-                                                  f"{', '.join(map(repr, VARIANTS))}, got {variant!r}")
+        check_variant(variant)      # before a board file is read
         # a dict is checked like a board file (CoreGame does it for every table)
         table = board if isinstance(board, dict) else load_board(board)
-        super().__init__(players, VARIANTS.index(variant), table)
-        self.variant = variant
+        super().__init__(players, variant, table)
         self.board_source = "default" if board is None else (
             "table" if isinstance(board, dict) else str(board))
 

@@ -144,7 +144,7 @@ class UlmGame(pyspiel.Game):
         """An OpenSpiel state holding a copy of an engine state (e.g. a mid-game
         position). Its history() is empty: the engine state carries none."""
         if (core_state.num_players() != self.engine.num_players
-                or core_state.game.advanced != self.engine.advanced):
+                or core_state.game.variant != self.engine.variant):
             raise ValueError(f"{GAME_NAME}: the state is not of this game's players/variant")
         state = UlmState(self)
         state._box = _CoreBox(core_state.clone())

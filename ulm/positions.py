@@ -95,7 +95,7 @@ class _PositionWriter:
         pos: dict = {"format": FORMAT, "kind": "full" if self.viewer is None else "view"}
         if self.viewer is not None:
             pos["viewer"] = SEATS[self.viewer]
-        pos["variant"] = "advanced" if self.r["advanced"] else "basic"
+        pos["variant"] = core.VARIANTS[self.r["variant"]]
         return pos
 
     def round_and_phase(self) -> dict:
@@ -172,7 +172,7 @@ class _PositionWriter:
     def tower(self) -> dict:
         """The tower tiles, in the advanced game only."""
         r = self.r
-        if not r["advanced"]:
+        if core.VARIANTS[r["variant"]] not in core.TOWER_VARIANTS:
             return {}
         return {"tower": {
             "current": TOWER_TILES[r["tower_current"]] if r["tower_current"] >= 0 else None,
@@ -326,8 +326,10 @@ def setup_position_to_state(data: dict, source: str = "position",
     elif data.get("kind") != "full":
         raise PositionError(f"kind: 'full' or 'view', got {data.get('kind')!r}")
     variant = data.get("variant", "basic")
-    if variant not in core.VARIANTS:
-        raise PositionError(f"variant: {' or '.join(map(repr, core.VARIANTS))}, got {variant!r}")
+    try:
+        core.check_variant(variant)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
     table: Any = board if board is not None else data.get("board")
     state = Game(players=n, variant=variant, board=table).new_initial_state()
     state.seed_dealer(0)

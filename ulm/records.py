@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ulm._fastcore import ACTION_NAMES, SEATS
 from ulm.board import BoardError
-from ulm.game import VARIANTS, Game
+from ulm.game import Game, check_variant
 from ulm.jsonfile import dumps, read_json, write_atomically
 from ulm.numbers import check_seed
 
@@ -98,8 +98,10 @@ def replay(data: object, at: int | None = None, source: str = "record") -> GameR
     if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
         raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
     variant = data.get("variant", "basic")
-    if variant not in VARIANTS:
-        raise RecordError(f"variant: must be 'basic' or 'advanced', got {variant!r}")
+    try:
+        check_variant(variant)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
     try:
         seed = check_seed(data.get("seed"), "seed")
     except ValueError as exc:

@@ -14,7 +14,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ulm import SEATS
-from ulm.game import VARIANTS, Game
+from ulm.errors import OptionError
+from ulm.game import Game, check_variant
 from ulm.numbers import SEED_RANGE, check_seed
 from ulm.positions import PositionError, position_to_state
 from ulm.records import GameRecord, RecordError, replay
@@ -394,8 +395,10 @@ def _checked_record(record) -> GameRecord:
 
 def _variant(body):
     variant = body.get("variant", "basic")
-    if variant not in VARIANTS:
-        raise WebError(f"variant: must be 'basic' or 'advanced', got {quoted(variant)}")
+    try:
+        check_variant(variant)
+    except OptionError as exc:
+        raise WebError(str(exc)) from None
     return variant
 
 

@@ -117,10 +117,8 @@ class SelfplayConfig:
         from mcts.play.tournament import MAX_GAMES
         if not isinstance(self.games, int) or not 1 <= self.games <= MAX_GAMES:
             raise OptionError("games", message=f"a whole number from 1 to {MAX_GAMES:,}, got {self.games!r}")
-        from ulm.game import VARIANTS
-        if self.variant not in VARIANTS:
-            raise OptionError("variant", message=f"must be one of {', '.join(VARIANTS)}, "
-                                                 f"got {self.variant!r}")
+        from ulm.game import check_variant
+        check_variant(self.variant)
         if not 0 < self.sample <= 1:
             raise OptionError("sample", message=f"a share of the turn starts in (0, 1], got {self.sample!r}")
         if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 40:

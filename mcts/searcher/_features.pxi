@@ -84,7 +84,7 @@ cdef int global_numbers(const GameState* s, Numbers* out) noexcept nogil:
     cdef uint64_t on_board = 0, unseen = 0, kinds = 0
     out.count = 0
     k = put_one_hot(out, k, s.num_players - 2, 3)
-    put_number(out, k, s.advanced)
+    put_number(out, k, has_towers(s))
     k += 1
     k = put_one_hot(out, k, s.round, NUM_ROUNDS)
     put_number(out, k, <float>game_left(s))

@@ -3,6 +3,8 @@ count of cards looked at) and the game facts read from the core: each the same
 as the raw data, which is for positions and tests, not for every caller."""
 import random
 
+import pytest
+
 import ulm
 from ulm import NUM_ROUNDS, PHASES
 from ulm.follow import hidden_keep_words, keep_is_hidden
@@ -82,3 +84,48 @@ def test_the_variants_have_one_home():
     for command in (["new"], ["play"], ["tournament"], ["train", "selfplay"]):
         res = CliRunner().invoke(main, command + ["--variant", "third"])
         assert res.exit_code == 2 and "'basic', 'advanced'" in res.output, (command, res.output)
+
+
+BAD_VARIANTS = [("wrong type", 1), ("none", None), ("bytes", b"basic"), ("a list", ["basic"]),
+                ("empty", ""), ("foreign", "expert"), ("another case", "Advanced"),
+                ("huge", "x" * 1_000_000), ("truncated", "advan")]
+
+
+def test_a_variant_is_a_value_the_core_names_and_reads_once():
+    """The state holds the variant as the core's value (raw's `variant` indexes
+    VARIANTS), tower tiles belong to TOWER_VARIANTS, and every reader of a
+    variant's name (a game, a record, a position file, self-play, the web) refuses
+    a bad one with the one wording, naming the field and never echoing an upload."""
+    from ulm.errors import OptionError
+    from ulm.game import check_variant
+    from ulm.positions import PositionError, position_to_state, state_to_position
+    from ulm.records import RecordError, replay
+    from mcts.learning.selfplay import SelfplayConfig
+    assert ulm.TOWER_VARIANTS == ("advanced",)
+    for variant in ulm.VARIANTS:
+        state = ulm.Game(players=2, variant=variant).new_game(seed=3)
+        assert ulm.VARIANTS[state.raw()["variant"]] == variant == state.game.variant
+        assert (state.raw()["tower_current"] >= 0) == (variant in ulm.TOWER_VARIANTS)
+        assert position_to_state(state_to_position(state))[0].game.variant == variant
+    for what, bad in BAD_VARIANTS:
+        with pytest.raises(OptionError) as err:
+            check_variant(bad)
+        message = str(err.value)
+        assert err.value.field == "variant" and message.startswith(
+            "variant: must be 'basic' or 'advanced', got "), (what, message)
+        assert len(message) < 120, what
+        position = state_to_position(ulm.Game(players=2).new_game(seed=3))
+        position["variant"] = bad
+        readers = [(ulm.Game, {"players": 2, "variant": bad}),
+                   (replay, {"data": {"format": "ulm-record/1", "players": 2, "variant": bad,
+                                        "seed": 1, "decisions": []}}),
+                   (lambda **kw: SelfplayConfig(**kw).validate(), {"players": 2, "games": 1,
+                                                                   "variant": bad}),
+                   (position_to_state, {"data": position})]
+        for read, args in readers:
+            with pytest.raises((OptionError, RecordError, PositionError)) as err:
+                read(**args)
+            # a position file's fields are typed first ("must be a text"): its one wording
+            shared = message if isinstance(bad, str) else "variant: must be "
+            assert str(err.value).startswith(shared[:80]) and len(str(err.value)) < 160, (
+                what, str(err.value))

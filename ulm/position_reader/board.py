@@ -2,7 +2,7 @@
 the board, the tower tiles, and the tiles' totals."""
 from __future__ import annotations
 
-from ulm._fastcore import COLOURS, DESCENDANTS, TOWER_TILES
+from ulm._fastcore import COLOURS, DESCENDANTS, TOWER_TILES, TOWER_VARIANTS
 from ulm.position_format import (DESC_ON_BOARD, DESC_UNSEEN, DOCK_REFILL, NO_TILE, NUM_ROUNDS,
                                  PHASE_GAME_OVER, TASK_IDS, TILES_PER_COLOUR, TILES_TOTAL)
 from ulm.position_reader.reading import _Sections
@@ -48,7 +48,7 @@ class _BoardSections(_Sections):
 
     def tower(self) -> None:
         rd, data, r = self.rd, self.data, self.r
-        if not self.advanced:
+        if self.variant not in TOWER_VARIANTS:
             if "tower" in data:
                 rd.fail("tower", "tower tiles have effects only in the advanced variant")
             r["tower_current"] = r["tower_next"] = -1

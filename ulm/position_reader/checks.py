@@ -3,7 +3,8 @@ the round, what is owned and in force, and that the position waits for something
 from __future__ import annotations
 
 from ulm import _fastcore as core
-from ulm._fastcore import CARDS, COLOURS, DESCENDANTS, PHASES, SEATS, TASKS, TOWER_TILES
+from ulm._fastcore import (CARDS, COLOURS, DESCENDANTS, PHASES, SEATS, TASKS, TOWER_TILES, TOWER_VARIANTS,
+                           VARIANTS)
 from ulm.position_format import (AMOUNT_CARDS, LOOKED_CARDS, LOOKED_COATS, NEVER_PENDING,
                                  NUM_ROUNDS, PHASE_BEFORE_DRAW, PHASE_GAME_OVER, PHASE_PUSH,
                                  TASK_ARGS, TASK_IDS, TASK_PHASES)
@@ -135,7 +136,7 @@ def _check_turn_owned(rd: _Reader, r: dict) -> None:
 def _check_round_tasks(rd: _Reader, r: dict, tasks: list[int]) -> None:
     """Tasks bound to the tower or to the start of a round."""
     for i in _pending(tasks, "tower reveal"):
-        if not r["advanced"]:
+        if VARIANTS[r["variant"]] not in TOWER_VARIANTS:
             rd.fail(f"pending[{i}]", "tower tiles are revealed only in the advanced game")
         if r["tower_next"] >= 0:
             rd.fail(f"pending[{i}]", "'tower reveal' shows the next tower tile, but tower.next "

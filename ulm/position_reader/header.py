@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ulm._fastcore import COLOURS, PHASES, SEATS
 from ulm.board import BoardError
-from ulm.game import VARIANTS, Game
+from ulm.errors import OptionError
+from ulm.game import Game, check_variant
 from ulm.position_format import (FORMAT, KINDS, MAX_ACTIONS, NO_TILE, NUM_ROUNDS, PHASE_GAME_OVER,
                                  TASK_IDS, TOP_FIELDS, TURN_FIELDS)
 from ulm.position_reader.reading import _Sections
@@ -30,9 +31,10 @@ class _GameSections(_Sections):
             rd.fail("kind", f"must be 'full' or 'view', got {kind!r}")
         self.is_view = kind == "view"
         variant = rd.field(data, "variant", "", str)
-        if variant not in VARIANTS:
-            rd.fail("variant", f"must be 'basic' or 'advanced', got {variant!r}")
-        self.advanced = variant == "advanced"
+        try:
+            self.variant = check_variant(variant)
+        except OptionError as exc:
+            rd.fail("variant", exc.message)
         self.player_data = rd.field(data, "players", "", list)
         n = self.n = len(self.player_data)
         if not 2 <= n <= 4:

@@ -89,7 +89,7 @@ class _Sections:
 
     # what the sections store for the later ones (set by the section named)
     is_view: bool                  # header
-    advanced: bool
+    variant: str                   # one of VARIANTS
     player_data: list
     n: int
     seats: tuple[str, ...]
