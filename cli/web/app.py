@@ -55,7 +55,7 @@ from starlette.routing import Route
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS,
                             WebError, capped, quoted)
 from cli.web.server import GameRegistry
-from cli.web.web_games import json_bytes
+from cli.web.games.base import json_bytes
 from cli.web.store import StoreError
 from ulm.numbers import parse_whole
 

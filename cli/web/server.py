@@ -23,7 +23,7 @@ from ulm.records import GameRecord, RecordError, replay
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS, WebError,
                             capped, check_bot, check_seconds, parse_seat, quoted)
-from cli.web.web_games import FollowGame, PlayGame, ReviewGame, WebGame, draw
+from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame, boards
 from cli.web.jobs import Cancelled, Job, hint_entry, run_search
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ class GameRegistry:
             entry = hint_entry(version, advice)
             if not point["live"]:           # drawn on the board of the point it analysed
                 board, viewer, interactive, last = point["board"]
-                return dict(advice, svg=draw(board, viewer, entry["highlight"], interactive,
+                return dict(advice, svg=boards.draw(board, viewer, entry["highlight"], interactive,
                                              last, entry["ranked"]))
             with session.lock:
                 if session.version == version:

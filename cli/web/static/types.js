@@ -1,5 +1,5 @@
 // @ts-check
-// The shapes of the server's JSON answers (cli/web/web_games.py, cli/web/app.py), for
+// The shapes of the server's JSON answers (cli/web/games/, cli/web/app.py), for
 // the type check of the page's modules (JSDoc types, no code).
 
 /**

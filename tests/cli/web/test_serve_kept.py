@@ -10,7 +10,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-import cli.web.web_games as web_games
+import cli.web.games.boards as boards
 from cli.web.app import STATIC, PageFiles, create_app
 from web_helpers import error_of, wait_for
 
@@ -28,12 +28,12 @@ def client():
 def drawn(monkeypatch):
     """The boards drawn for a game's answer, counted."""
     count = [0]
-    draw = web_games.draw
+    draw = boards.draw
 
     def counting(*args, **kw):
         count[0] += 1
         return draw(*args, **kw)
-    monkeypatch.setattr(web_games, "draw", counting)
+    monkeypatch.setattr(boards, "draw", counting)
     return count
 
 
