@@ -11,6 +11,10 @@ plays legally (the first legal decision) until its DECISION-th decision
   mute      never says hello              old       says hello in protocol 0
   exit      exits before its hello        noquit    ignores quit (FAULT at the end)
   escape    starts a process in a session of its own that outlives it
+  twice     answers twice: the second decision is written before it is asked
+  stale     answers with the number of the decision before ("decision": N - 1)
+  lateinfo  writes an info after every answer from its DECISION-th on (no fault: the
+            host drops it)
   chatter   writes 4 MiB to its standard error, then plays on (no fault: its log
             is cut at the host's limit)
   none      no fault: plays the first legal decision every time
@@ -76,6 +80,14 @@ def main():
                     send(json.dumps({"type": "decision",
                                      "id": next(a for a in range(1000) if a not in legal)}))
                     continue
+                elif FAULT == "twice":      # both answers in one write: both wait in the pipe
+                    answer = json.dumps({"type": "decision", "id": message["legal"][0]["id"]})
+                    send(answer + "\n" + answer)
+                    continue
+                elif FAULT == "stale":
+                    send(json.dumps({"type": "decision", "id": message["legal"][0]["id"],
+                                     "decision": message["decision"] - 1}))
+                    continue
                 elif FAULT == "unknown":
                     send(json.dumps({"type": "decision", "name": "conquer the world"}))
                     continue
@@ -87,7 +99,10 @@ def main():
                     sys.stdout.close()
                     os.close(1)
                     time.sleep(600)
-            send(json.dumps({"type": "decision", "id": message["legal"][0]["id"]}))
+            send(json.dumps({"type": "decision", "id": message["legal"][0]["id"],
+                             "decision": message["decision"]}))
+            if FAULT == "lateinfo" and decisions >= AT:
+                send(json.dumps({"type": "info", "after": message["decision"]}))
         elif kind == "quit":
             if FAULT == "noquit":
                 time.sleep(600)

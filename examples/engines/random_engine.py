@@ -44,7 +44,7 @@ def main():
         elif kind == "decide":
             pick = choose(message["legal"], rng)
             send({"type": "info", "comment": f"{seat} picks from {len(message['legal'])}"})
-            send({"type": "decision", "id": pick["id"]})
+            send({"type": "decision", "id": pick["id"], "decision": message["decision"]})
         elif kind == "end":
             print(f"{seat}: game over, scores {message['scores']}", file=sys.stderr)
         elif kind == "quit":

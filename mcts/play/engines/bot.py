@@ -144,6 +144,10 @@ class EngineBot:
     def _decision(self, message: dict, legal: set, deadline: float) -> int:
         process = self.process
         assert process is not None
+        for early in process.unasked():     # an info after its answer is dropped
+            if early["type"] != "info":
+                raise BotFault("garbage", f"wrote {_shown(early)} before it was asked for "
+                                          f"decision {message['decision']}")
         process.lines = 0
         process.send(message, deadline)
         info = None
@@ -163,6 +167,9 @@ class EngineBot:
             if kind != "decision":
                 raise BotFault("garbage", f"answered {_shown(answer)} to decide (a decision "
                                           "or info)")
+            if "decision" in answer and answer["decision"] != message["decision"]:
+                raise BotFault("garbage", f"answered decision {_shown(answer['decision'])} "
+                                          f"when asked for decision {message['decision']}")
             if info is not None:
                 self._keep_info(info)
             return self._read_decision(answer, legal)

@@ -351,6 +351,24 @@ class EngineProcess:
             self.tap("engine", message)
         return message
 
+    def unasked(self) -> list[dict]:
+        """The messages the engine has written since its last answer, before it was asked
+        again (read without waiting; a line not yet ended stays for the next answer)."""
+        assert self._stdout is not None
+        fd = self._stdout.fileno()
+        while len(self._buffer) <= MAX_LINE and select.select([fd], [], [], 0)[0]:
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                break
+            if not chunk:           # closed or ended: the next answer's wait says so
+                break
+            self._buffer += chunk
+        written = []
+        while any(line.strip() for line in bytes(self._buffer).split(b"\n")[:-1]):
+            written.append(self.receive(time.monotonic(), "its next question"))
+        return written
+
     def _line(self, deadline: float, waiting_for: str) -> bytes:
         assert self._stdout is not None
         fd = self._stdout.fileno()

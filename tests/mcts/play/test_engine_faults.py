@@ -68,6 +68,8 @@ FAULTS = [
     (f"{FAULTY} garbage", "garbage"),
     (f"{FAULTY} illegal 3", "illegal"),
     (f"{FAULTY} unknown", "unknown"),
+    (f"{FAULTY} twice 2", "garbage"),
+    (f"{FAULTY} stale 2", "garbage"),
     (f"{FAULTY} flood", "flood"),
     (f"{FAULTY} close", "closed"),
     (f"{FAULTY} children", "children"),
@@ -170,4 +172,25 @@ def test_an_engine_that_writes_without_end_to_its_log_has_it_cut_and_plays_on(lo
     assert len(text) < 100_000 + 200 and text.count(b"y" * 1000) > 0
     assert text.rstrip().endswith(b"the engine wrote more than 100,000 bytes to its standard "
                                   b"error]")
+    _no_engine_left(logs)
+
+
+def test_an_answer_written_before_it_is_asked_forfeits_and_a_late_info_is_dropped(logs,
+                                                                                   monkeypatch):
+    """Each decision answers the `decide` just sent: a second answer waiting in the pipe
+    when the next one is asked, or an answer naming another decision, is a fault (it
+    would otherwise be taken as the next answer, to a question the engine never saw);
+    an info written after an answer is dropped, and the game goes on."""
+    monkeypatch.setitem(engines.ENGINES, "twice", f"{FAULTY} twice 2")
+    row = play_game(["greedy", f"engine:twice:{QUICK}"], seed=2)
+    assert row["forfeits"][1]["kind"] == "garbage"
+    assert row["forfeits"][1]["reason"].startswith(
+        'wrote {"type": "decision", "id": ') and "before it was asked for decision 3" in \
+        row["forfeits"][1]["reason"], row["forfeits"][1]
+    monkeypatch.setitem(engines.ENGINES, "stale", f"{FAULTY} stale 2")
+    row = play_game(["greedy", f"engine:stale:{QUICK}"], seed=2)
+    assert row["forfeits"][1]["reason"] == "answered decision 1 when asked for decision 2"
+    monkeypatch.setitem(engines.ENGINES, "late", f"{FAULTY} lateinfo 1")
+    row = play_game(["greedy", f"engine:late:{QUICK}"], seed=2)
+    assert row["forfeits"] == [None, None] and row["decisions"] > 100
     _no_engine_left(logs)
