@@ -74,10 +74,14 @@ class PlayGame(WebGame):
         with self.lock:
             if self.table.undo() is None:
                 raise WebError("undo: no decision of a human player to take back", 409)
-            self.thinking = None
-            self.changed()
-            self.chances_shown()            # the chances after it go with it
+            self._taken_back()
         self.start_bots()
+
+    def _taken_back(self) -> None:
+        """After decisions were taken back: no bot is thinking, a new version of the game."""
+        self.thinking = None
+        self.changed()
+        self.chances_shown()                # the chances after them go with them
 
     def start_bots(self):
         """Let the bots move, in a thread, until a person is to move or the game ends."""
@@ -201,9 +205,7 @@ class PlayGame(WebGame):
             while len(self.table.record.decisions) > index:
                 if self.table.undo() is None:
                     break
-            self.thinking = None
-            self.changed()
-            self.chances_shown()            # the chances after it go with it
+            self._taken_back()
         self.start_bots()
 
     def export(self):
