@@ -53,7 +53,15 @@ def budgets(low: int, high: int) -> list[int]:
 
 def rung_specs(bot: str, budget: int) -> list[str]:
     """The two sides of a rung: `bot` with `budget` iterations and with half of it."""
+    from mcts.play.bots import BOTS, GUESTS
     base, _, opts = bot.partition(":")
+    name = base.strip()
+    searches = sorted(n for n, cls in BOTS.items() if "iterations" in cls.options)
+    if name in GUESTS or name == "level" or (name in BOTS and name not in searches):
+        guest = " (an engine or plug-in sets its own time=)" if name in GUESTS else ""
+        raise TournamentError("bot", message=f"{bot[:80]!r}: the ladder sets each rung's "
+                                             f"iterations, which only {', '.join(searches)} "
+                                             f"take{guest}")
     parts = [p for p in opts.split(",") if p.strip()]
     if any(p.split("=")[0].strip() in ("iterations", "time") for p in parts):
         raise TournamentError("bot", message=f"{bot!r} sets its own budget; the ladder sets iterations")

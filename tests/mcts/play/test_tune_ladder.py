@@ -170,10 +170,18 @@ def test_ladder_budgets_and_specs():
                                                "ismcts:iterations=500,c=0.4"]
     with pytest.raises(TournamentError):
         rung_specs("ismcts:time=1", 1000)
+    for other in ("engine:x", "engine:x:time=1", "python:mybot", "level:2", "greedy", "random"):
+        with pytest.raises(TournamentError, match="the ladder sets each rung's iterations, which "
+                                                  "only cheat, ismcts, pimc take"):
+            rung_specs(other, 1000)
     with pytest.raises(TournamentError):
         budgets(100, 50)
     res = run("ladder", "--bot", "ismcts:iterations=5", "--low", "8", "--high", "8")
     assert res.exit_code == 2 and "sets its own budget" in res.stderr
+    res = run("ladder", "--bot", "engine:x", "--engine", "x=/bin/true", "--low", "8",
+              "--high", "8")
+    assert res.exit_code == 2 and "which only cheat, ismcts, pimc take (an engine" in res.stderr
+    assert "Traceback" not in res.output
 
 
 def test_tournament_games_go_through_a_given_executor():
