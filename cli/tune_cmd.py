@@ -9,6 +9,7 @@ from cli import (
     HELP,
     InputError,
     check_workers_or_scheduler,
+    engines_named,
     engines_option,
     fail_on_input_errors,
     json_option,
@@ -71,7 +72,8 @@ def tune(bot, params, against, players, games_per_trial, trials, workers, schedu
             raise TuneError(f"bot: unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
         cfg = TuneConfig(bot=bot, params=[parse_param(p, name) for p in params],
                          against=list(against), players=players,
-                         games_per_trial=games_per_trial, trials=trials, seed=seed)
+                         games_per_trial=games_per_trial, trials=trials, seed=seed,
+                         engines=engines_named(engines, against) or None)
         validate(cfg)  # before reaching or starting a cluster
         with open_executor(scheduler) as executor:
             if executor is not None and not (quiet or as_json):

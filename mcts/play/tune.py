@@ -166,12 +166,18 @@ class TuneConfig:
     games_per_trial: int = 40
     trials: int = 30
     seed: int = 0
+    # NAME -> COMMAND of the engine programs the opponents name (engine:NAME): part of
+    # the study, as a tournament keeps them, so a resumed study runs the same programs
+    engines: dict | None = None
 
     def settings(self) -> dict:
         """What fixes the study (a rerun must match it); `trials` may grow."""
-        return {"bot": self.bot, "params": [p.text() for p in self.params],
-                "against": list(self.against), "players": self.players,
-                "games_per_trial": self.games_per_trial, "seed": self.seed}
+        out = {"bot": self.bot, "params": [p.text() for p in self.params],
+               "against": list(self.against), "players": self.players,
+               "games_per_trial": self.games_per_trial, "seed": self.seed}
+        if self.engines:
+            out["engines"] = dict(self.engines)
+        return out
 
 
 def validate(cfg: TuneConfig) -> None:
@@ -189,7 +195,7 @@ def validate(cfg: TuneConfig) -> None:
     if not cfg.against:
         raise TuneError("against", message="name at least one opponent")
     tc = TournamentConfig(bots=[cfg.bot] + list(cfg.against), players=cfg.players,
-                          games=cfg.games_per_trial, seed=cfg.seed)
+                          games=cfg.games_per_trial, seed=cfg.seed, engines=cfg.engines)
     try:
         from mcts.play.tournament import validate_config
         validate_config(tc)
@@ -211,7 +217,7 @@ def play_trial(cfg: TuneConfig, spec: str, out_dir: Path | None, workers: int = 
                scheduler=None) -> dict:
     """One trial: `spec` against cfg.against on the study's deals; the bot's summary row."""
     tc = TournamentConfig(bots=[spec] + list(cfg.against), players=cfg.players,
-                          games=cfg.games_per_trial, seed=cfg.seed)
+                          games=cfg.games_per_trial, seed=cfg.seed, engines=cfg.engines)
     sub = None
     if out_dir is not None:  # named by the spec, so a repeated trial resumes its games
         sub = out_dir / "trials" / hashlib.sha1(spec.encode()).hexdigest()[:12]

@@ -55,6 +55,26 @@ def test_tune_end_to_end_then_resume(tmp_path):
     assert res.exit_code == 2 and "holds another study" in res.stderr
 
 
+def test_a_study_against_an_engine_keeps_its_command_and_resumes_only_with_it(tmp_path):
+    """The engines the opponents name are part of the study (tune.json) and of each
+    trial's tournament (results.json), as a tournament keeps them: a study resumed
+    with another program under the same name is another study, refused."""
+    import sys
+
+    from helpers import ROOT
+    command = f"{sys.executable} {ROOT / 'examples' / 'engines' / 'random_engine.py'}"
+    args = ["tune", "--bot", BOT, "--param", "c=0.2:2.0", "--against", "engine:r:time=0.5",
+            "--players", "2", "--games-per-trial", "2", "--workers", "1", "--seed", "3",
+            "--quiet", "--trials", "1", "--out", tmp_path / "study"]
+    res = run(*args, "--engine", f"r={command}")
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "study" / "tune.json").read_text())["engines"] == {"r": command}
+    (trial,) = (tmp_path / "study" / "trials").iterdir()
+    assert json.loads((trial / "results.json").read_text())["config"]["engines"] == {"r": command}
+    res = run(*args, "--engine", f"r={command} --other")
+    assert res.exit_code == 2 and "holds another study" in res.stderr, res.output
+
+
 @pytest.mark.parametrize("content, words", [
     (b'{"bot": "gr\xffedy"}\n', ["not a UTF-8 text file", "0xff"]),
     (b'{"bot": ', ["not valid JSON"]),
