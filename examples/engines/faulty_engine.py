@@ -15,6 +15,7 @@ plays legally (the first legal decision) until its DECISION-th decision
   stale     answers with the number of the decision before ("decision": N - 1)
   lateinfo  writes an info after every answer from its DECISION-th on (no fault: the
             host drops it)
+  numbered  answers with "decision": the JSON text of its third argument
   chatter   writes 4 MiB to its standard error, then plays on (no fault: its log
             is cut at the host's limit)
   none      no fault: plays the first legal decision every time
@@ -83,6 +84,10 @@ def main():
                 elif FAULT == "twice":      # both answers in one write: both wait in the pipe
                     answer = json.dumps({"type": "decision", "id": message["legal"][0]["id"]})
                     send(answer + "\n" + answer)
+                    continue
+                elif FAULT == "numbered":
+                    send(json.dumps({"type": "decision", "id": message["legal"][0]["id"],
+                                     "decision": json.loads(sys.argv[3])}))
                     continue
                 elif FAULT == "stale":
                     send(json.dumps({"type": "decision", "id": message["legal"][0]["id"],

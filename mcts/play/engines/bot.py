@@ -167,9 +167,11 @@ class EngineBot:
             if kind != "decision":
                 raise BotFault("garbage", f"answered {_shown(answer)} to decide (a decision "
                                           "or info)")
-            if "decision" in answer and answer["decision"] != message["decision"]:
-                raise BotFault("garbage", f"answered decision {_shown(answer['decision'])} "
-                                          f"when asked for decision {message['decision']}")
+            number = answer.get("decision", message["decision"])
+            if isinstance(number, bool) or not isinstance(number, int) \
+                    or number != message["decision"]:   # true is no 1, nor 1.0
+                raise BotFault("garbage", f"answered decision {_shown(number)} "
+                               f"when asked for decision {message['decision']}")
             if info is not None:
                 self._keep_info(info)
             return self._read_decision(answer, legal)

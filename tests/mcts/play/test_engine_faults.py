@@ -194,3 +194,18 @@ def test_an_answer_written_before_it_is_asked_forfeits_and_a_late_info_is_droppe
     row = play_game(["greedy", f"engine:late:{QUICK}"], seed=2)
     assert row["forfeits"] == [None, None] and row["decisions"] > 100
     _no_engine_left(logs)
+
+
+@pytest.mark.parametrize("at,number,shown", [
+    (2, '"2"', "'2'"), (1, "true", "true"), (2, "2.0", "2.0"), (2, "null", "null"),
+    (2, "-2", "-2"), (2, "1e400", "Infinity"), (2, "[2]", "[2]"), (2, "12" * 60, "1212")])
+def test_a_decision_number_that_is_not_the_one_asked_forfeits(at, number, shown, logs,
+                                                               monkeypatch):
+    """The optional "decision" of an answer: wrong type, a boolean for 1, a float,
+    null, negative, huge, a list; the reason shows it cut short."""
+    monkeypatch.setitem(engines.ENGINES, "n", f"{FAULTY} numbered {at} '{number}'")
+    row = play_game(["greedy", f"engine:n:{QUICK}"], seed=2)
+    reason = row["forfeits"][1]["reason"]
+    assert row["forfeits"][1]["kind"] == "garbage" and reason.startswith(
+        f"answered decision {shown}") and reason.endswith(f"when asked for decision {at}"), reason
+    assert len(reason) < 200
