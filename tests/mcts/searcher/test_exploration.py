@@ -6,7 +6,7 @@ import json
 
 import pytest
 from helpers import ROOT
-from test_search_options import first_push, walked
+from test_search_options import first_push, preset_bench_search, preset_root_visits, walked
 
 import ulm
 from mcts import make_bot, search
@@ -263,21 +263,12 @@ DEC2026_ROOT_VISITS = {
 
 @pytest.mark.parametrize("position", sorted(DEC2026_ROOT_VISITS))
 def test_dec2026_preset_repeats_the_default_search_of_its_month(position):
-    bot = make_bot("ismcts:preset=2026-12,iterations=600,seed=5")
-    bot.choose(walked(*position))
-    visits = [(a.action, a.visits) for a in sorted(bot.last_result.actions,
-                                                   key=lambda a: a.action)]
-    assert visits == DEC2026_ROOT_VISITS[position]
+    assert preset_root_visits("2026-12", position) == DEC2026_ROOT_VISITS[position]
 
 
 def test_dec2026_preset_gives_the_pinned_bench_signature():
     from signatures import SIGNATURE
-    from mcts.searcher.params import PRESETS as PRESET_PARAMS
-    state = ulm.Game(players=4).new_game(1)
-    state.apply_action_string("draw")
-    state.resolve_chance()
-    params = PRESET_PARAMS["2026-12"].replace(rollout="random")
-    r = search(state, iterations=5000, seed=12345, workers=1, params=params)
+    _, r = preset_bench_search("2026-12")
     assert r.tree_nodes == SIGNATURE["tree_nodes"]
     assert {a.name: a.visits for a in r.actions} == SIGNATURE["root_visits"]
 

@@ -552,26 +552,37 @@ def walked(players, seed, steps):
     return s
 
 
+def preset_root_visits(preset: str, position: tuple) -> list:
+    """(action, visits) at the root of a 600-iteration search of `preset` at the
+    walked `position` (players, seed, steps): what a pinned preset repeats."""
+    bot = make_bot(f"ismcts:preset={preset},iterations=600,seed=5")
+    bot.choose(walked(*position))
+    return [(a.action, a.visits) for a in sorted(bot.last_result.actions,
+                                                 key=lambda a: a.action)]
+
+
+def preset_bench_search(preset: str):
+    """The search of `ulm bench`'s signature (4 players, deal 1 after its draw, 5,000
+    iterations, seed 12345) with `preset`'s options and random rollouts."""
+    from mcts.searcher.params import PRESETS as PRESET_PARAMS
+    state = ulm.Game(players=4).new_game(1)
+    state.apply_action_string("draw")
+    state.resolve_chance()
+    params = PRESET_PARAMS[preset].replace(rollout="random")
+    return params, search(state, iterations=5000, seed=12345, workers=1, params=params)
+
+
 @pytest.mark.parametrize("position", sorted(V02_ROOT_VISITS))
 def test_v02_preset_repeats_the_release_default_search(position):
-    bot = make_bot("ismcts:preset=v0.2,iterations=600,seed=5")
-    bot.choose(walked(*position))
-    visits = [(a.action, a.visits) for a in sorted(bot.last_result.actions,
-                                                   key=lambda a: a.action)]
-    assert visits == V02_ROOT_VISITS[position]
+    assert preset_root_visits("v0.2", position) == V02_ROOT_VISITS[position]
 
 
 def test_v02_preset_gives_the_pinned_bench_signature():
     """The bench signature (tests/cli/test_cli.py, pinned for the default search of
     release 0.2) from the v0.2 preset's options with random rollouts."""
-    from mcts.searcher.params import PRESETS as PRESET_PARAMS
     from signatures import V02_SIGNATURE as SIGNATURE
-    state = ulm.Game(players=4).new_game(1)
-    state.apply_action_string("draw")
-    state.resolve_chance()
-    params = PRESET_PARAMS["v0.2"].replace(rollout="random")
+    params, r = preset_bench_search("v0.2")
     assert params.evaluation.weights == "pinned"
-    r = search(state, iterations=5000, seed=12345, workers=1, params=params)
     assert r.tree_nodes == SIGNATURE["tree_nodes"]
     assert {a.name: a.visits for a in r.actions} == SIGNATURE["root_visits"]
 
