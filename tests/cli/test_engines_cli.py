@@ -252,6 +252,17 @@ def test_a_host_killed_outright_takes_its_engines_and_their_children_along(tmp_p
     assert _wait_gone(_engine_pids(logs), 2.0) == []
 
 
+def test_a_host_that_ends_normally_leaves_no_pipe_to_its_watchdog_open():
+    """The watchdog's pipe lives as long as the host; at its end the host closes it
+    itself, so Python's warnings (shown here, as pytest shows them) report nothing."""
+    res = subprocess.run(ULM + ["play", "--engine", f"p={PY_ENGINE}", "--bots",
+                                "engine:p,random", "--seed", "3", "--quiet"], cwd=ROOT,
+                         env=dict(os.environ, PYTHONWARNINGS="default"),
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "Warning" not in res.stderr, res.stderr
+
+
 # --- the web ------------------------------------------------------------------------------
 
 def test_the_web_offers_the_engines_given_at_its_start_and_runs_no_other(tmp_path):

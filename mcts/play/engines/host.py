@@ -98,7 +98,7 @@ for pgid in groups:
         except OSError:
             pass
 """
-_WATCHDOG: list = [None, None]      # [the process that started it, its pipe's fd]
+_WATCHDOG: list = [None, None]      # [the process that started it, the watchdog's Popen]
 _WATCHDOG_LOCK = threading.Lock()
 
 
@@ -115,16 +115,31 @@ def _watch(pgid: int, sign: str) -> None:
                                        close_fds=True)
             except OSError:     # pragma: no cover - no process to spare: ended as before
                 return
-            assert dog.stdin is not None
-            _WATCHDOG[:] = [os.getpid(), dog.stdin]
+            _WATCHDOG[:] = [os.getpid(), dog]
         try:
-            _WATCHDOG[1].write(f"{sign}{pgid}\n".encode())
-            _WATCHDOG[1].flush()
+            _WATCHDOG[1].stdin.write(f"{sign}{pgid}\n".encode())
+            _WATCHDOG[1].stdin.flush()
         except OSError:         # pragma: no cover - the watchdog ended
             pass
 
 
-atexit.register(end_all)
+def _end_at_exit() -> None:
+    """End this process's engines, then close its watchdog's pipe: the watchdog,
+    holding no group now, ends too, and is waited for (neither the pipe nor the
+    process is left to the collector, which would warn of both)."""
+    end_all()
+    with _WATCHDOG_LOCK:
+        if _WATCHDOG[0] == os.getpid():
+            dog = _WATCHDOG[1]
+            _WATCHDOG[:] = [None, None]
+            try:
+                dog.stdin.close()
+                dog.wait(timeout=1.0)
+            except (OSError, subprocess.TimeoutExpired):    # pragma: no cover - left to init
+                pass
+
+
+atexit.register(_end_at_exit)
 
 
 def descendants(pid: int) -> list[int]:
