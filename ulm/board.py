@@ -206,7 +206,7 @@ def _pick(names: Sequence[str], value: object, where: str) -> str:
     return names[value]
 
 
-def _table_to_data(table: dict, source: str) -> dict:
+def table_to_data(table: dict, source: str = "board") -> dict:
     """A parsed table back in the board file's form (the inverse of parse_board)."""
     def arr(key: str, n: int) -> list:
         value = table[key]
@@ -273,7 +273,7 @@ def check_table(table: object, source: str = "board") -> dict:
     for key in BOARD_FIELDS:
         if key not in table:
             raise BoardError(f"{source}.{key}: missing")
-    parsed = parse_board(_table_to_data(table, source), source)
+    parsed = parse_board(table_to_data(table, source), source)
     for key in BOARD_FIELDS:
         if _as_lists(table[key]) != parsed[key]:
             raise BoardError(f"{source}.{key}: does not agree with the rest of the table "
@@ -283,6 +283,23 @@ def check_table(table: object, source: str = "board") -> dict:
 
 def _as_lists(value: object) -> object:
     return [_as_lists(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+
+_SHIPPED: list = []         # the shipped table, read once
+
+
+def shipped_board() -> dict:
+    """The shipped default table (RULES section 2), read once."""
+    if not _SHIPPED:
+        _SHIPPED.append(load_board())
+    return _SHIPPED[0]
+
+
+def corrected_board_data(table: dict) -> dict | None:
+    """A game's table in the board file's form when it differs from the shipped
+    one (a corrected board), else None: what a seat is told of the board beyond
+    what every copy of the game has (the engine protocol, the plug-ins)."""
+    return None if table == shipped_board() else table_to_data(table)
 
 
 def load_board(path: str | Path | None = None) -> dict:

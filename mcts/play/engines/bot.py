@@ -90,7 +90,7 @@ class EngineBot:
         if self.seat is None:       # not seated by a game that told it (the web, a test)
             self.begin_game(state.num_players(), seat, state.game.variant)
         if self.process is None:
-            self._start()
+            self._start(protocol.board(state.game))
         self.decisions += 1
         events, self.events = self.events, []
         message = protocol.decide(state, seat, self.decisions, self.time, events)
@@ -103,7 +103,7 @@ class EngineBot:
         return action
 
     # --- the game's course --------------------------------------------------
-    def _start(self) -> None:
+    def _start(self, table: dict | None) -> None:
         assert self.seat is not None and self.players is not None
         name = self.label or f"seat-{SEATS[self.seat]}"
         log = None if self.log_dir is None else self.log_dir / f"{self.engine}.{name}.log"
@@ -121,7 +121,7 @@ class EngineBot:
             said = answer.get("name")
             self.engine_name = said[:100] if isinstance(said, str) else None
             self.process.send(protocol.game(self.players, self.seat, self.variant, self.seed,
-                                            self.time, self.grace), deadline)
+                                            self.time, self.grace, table), deadline)
         except BotFault as fault:
             self.close()
             raise BotFault("start", f"did not start: {fault.reason}") from None

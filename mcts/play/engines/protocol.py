@@ -9,6 +9,7 @@ true state is read here.
 from __future__ import annotations
 
 from ulm import ACTION_NAMES, SEATS
+from ulm.board import corrected_board_data
 from ulm.decisions import chance_name, decision_words, shown_whole
 from ulm.positions import state_to_position
 
@@ -45,10 +46,21 @@ def hello() -> dict:
     return {"type": "hello", "protocol": PROTOCOL}
 
 
-def game(players: int, seat: int, variant: str, seed: int, time: float, grace: float) -> dict:
-    return {"type": "game", "protocol": PROTOCOL, "players": players,
-            "seats": list(SEATS[:players]), "seat": SEATS[seat], "variant": variant,
-            "seed": seed, "time": time, "grace": grace}
+def board(game) -> dict | None:
+    """The game's board in the board file's form when it is a corrected one (the
+    view positions do not carry it), else None."""
+    return corrected_board_data(game.table)
+
+
+def game(players: int, seat: int, variant: str, seed: int, time: float, grace: float,
+         table: dict | None = None) -> dict:
+    """`table`: a corrected board (board()), sent as "board" only then."""
+    out = {"type": "game", "protocol": PROTOCOL, "players": players,
+           "seats": list(SEATS[:players]), "seat": SEATS[seat], "variant": variant,
+           "seed": seed, "time": time, "grace": grace}
+    if table is not None:
+        out["board"] = table
+    return out
 
 
 def decide(state, seat: int, number: int, time: float, events: list[dict]) -> dict:

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from helpers import ROOT
 from leaks import DealSecret, Secrets, assert_same_for_worlds, seen_cards
 import ulm
 from ulm import ACTION_NAMES
+from ulm.positions import position_to_state
 from mcts.play import engines
 from mcts.play.bot_game import play_game
 from mcts.play.bots import make_bot
@@ -151,6 +153,61 @@ def test_a_plugin_is_handed_its_seats_view_with_the_hidden_cards_dealt_anew(play
         state.apply_action(other_bot.choose(state))
         state.resolve_chance()
         step += 1
+
+
+def _corrected_board(tmp_path) -> Path:
+    """The shipped board with other river values: a game whose scores differ."""
+    data = json.loads((ROOT / "ulm" / "data" / "board.json").read_text())
+    data["river"]["values"] = [v + 1 for v in data["river"]["values"]]
+    path = tmp_path / "corrected.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_an_engine_is_told_a_corrected_board_and_rebuilds_its_seats_knowledge(corrected,
+                                                                             tmp_path):
+    """The views do not carry the board table: an engine is told a corrected one in
+    its game message (and nothing of the shipped one), and its first view read back
+    on it is its seat's information state of the true game."""
+    game = ulm.Game(players=3, board=_corrected_board(tmp_path) if corrected else None)
+    state = game.new_game(5)
+    other = make_bot("random:seed=2")
+    heard: list[dict] = []
+    bot = EngineBot("py", PY_ENGINE)
+    bot.tap = lambda direction, message: heard.append(message) if direction == "host" else None
+    try:
+        while True:
+            state.resolve_chance()
+            if state.current_player() == 0:
+                asked = state.clone()
+                state.apply_action(bot.choose(state))
+                break
+            state.apply_action(other.choose(state))
+    finally:
+        bot.close()
+    told = next(m for m in heard if m["type"] == "game")
+    view = next(m for m in heard if m["type"] == "decide")["view"]
+    if not corrected:
+        assert "board" not in told
+        return
+    json.loads(json.dumps(told))
+    assert ulm.Game(players=3, board=told["board"]).table == game.table != \
+        ulm.Game(players=3).table
+    known, seat = position_to_state(view, "view", told["board"])
+    assert seat == 0 and known.game.table == game.table
+    assert known.information_state_key(0) == asked.information_state_key(0)
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_a_plugins_world_is_on_the_games_board(corrected, tmp_path):
+    game = ulm.Game(players=2, board=_corrected_board(tmp_path) if corrected else None)
+    state = game.new_game(8)
+    state.resolve_chance()
+    world = PluginBot("peek", _Peek(), seed=1).world(state)
+    assert world.game.table == game.table
+    assert world.information_state_key(state.current_player()) == \
+        state.information_state_key(state.current_player())
 
 
 def test_a_plugin_by_module_file_and_entry_point(tmp_path, monkeypatch):
