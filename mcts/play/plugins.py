@@ -11,13 +11,17 @@ reads a view, then State.resample_from_infostate with a seed of the bot's
 stream): reading an opponent's hand from it tells nothing. An exception in
 `choose`, an answer that is not a legal decision, or a decision that took longer
 than its time and grace forfeits the game (mcts.play.bot_game), not the
-tournament. Options: ``python:mod:Class:time=0.5,seed=3,grace=1``.
+tournament. Options: ``python:mod:Class:time=0.5,seed=3,grace=1,process=own``;
+`process=own` runs it in a process of its own that speaks the engine protocol
+(mcts.play.plugin_process), bounded in time and ended as an engine is.
 """
 from __future__ import annotations
 
 import hashlib
 import importlib
 import importlib.util
+import re
+import shlex
 import sys
 import time as _time
 from importlib import metadata
@@ -27,11 +31,24 @@ from ulm import ACTION_NAMES, derive_seed
 from ulm.numbers import shown
 from ulm.positions import PositionError, position_to_state
 
-from mcts.play.engines import OPTIONS, engine_options, protocol
+from mcts.play.engines import OPTIONS, EngineBot, engine_options, log_dir, protocol
 from mcts.play.engines.faults import BotFault
 
 GROUP = "ulm.bots"          # the entry-point group of installed plug-ins
 _FILES: dict[str, object] = {}  # a plug-in file's resolved path -> its module, loaded once
+PROCESSES = ("host", "own")     # where a plug-in runs: the host's process, or its own
+
+
+def _process(text: str) -> str:
+    if text not in PROCESSES:
+        raise ValueError(f"process must be host or own, got {shown(text)}")
+    return text
+
+
+# a plug-in's options: an engine's, and where it runs
+PLUGIN_OPTIONS = {**OPTIONS, "process": (
+    _process, "host: in this process (the default); own: in a process of its own, "
+              "bounded in time and ended as an engine is")}
 
 
 def plugins() -> list[dict]:
@@ -105,7 +122,7 @@ def split_spec(rest: str) -> tuple[str, str]:
     return ":".join(parts), ""
 
 
-def make_plugin_bot(rest: str) -> "PluginBot":
+def make_plugin_bot(rest: str) -> "PluginBot | PluginProcessBot":
     """The bot of the spec python:REST."""
     target, options = split_spec(rest)
     if not target:
@@ -114,23 +131,38 @@ def make_plugin_bot(rest: str) -> "PluginBot":
     label = target
     if ":" not in target:
         target = _entry_point(target).value
-    cls = load_class(target)
+    chosen = engine_options(options, PLUGIN_OPTIONS, "a plug-in")
+    cls = load_class(target)        # here too when it runs elsewhere: its errors, now
+    if chosen.pop("process", "host") == "own":
+        where, _, name = target.rpartition(":")
+        if where.endswith(".py"):   # the child may start elsewhere: the file by its path
+            where = str(Path(where).expanduser().resolve())
+        return PluginProcessBot(label, f"{where}:{name}", **chosen)
     try:
         plugin = cls()
     except Exception as exc:
         raise ValueError(f"{label}: building {cls.__name__}() raised "
                          f"{type(exc).__name__}: {exc}") from None
     try:
-        return PluginBot(label, plugin, **engine_options(options))
+        return PluginBot(label, plugin, **chosen)
     except BotFault as fault:
         raise ValueError(f"{label}: {fault.reason}") from None
 
 
+def reseed_plugin(plugin, seed: int, time: float) -> None:
+    """Before a game: the plug-in's `seed` and `time`, and its `reseed(seed)` if any."""
+    plugin.seed = seed
+    plugin.time = time
+    if callable(getattr(plugin, "reseed", None)):
+        plugin.reseed(seed)
+
+
 class PluginBot:
-    """A plug-in in one seat: told its seat's knowledge only, its faults forfeit."""
+    """A plug-in in one seat, in the host's process: told its seat's knowledge only,
+    its faults forfeit."""
     guest = True
     name = "python"
-    options = OPTIONS
+    options = PLUGIN_OPTIONS
 
     def __init__(self, label: str, plugin, time: float = protocol.DEFAULT_TIME,
                  grace: float = protocol.DEFAULT_GRACE, seed: int = 0):
@@ -153,10 +185,7 @@ class PluginBot:
         self.config["seed"] = self.seed = seed
         self.calls = 0
         try:
-            self.plugin.seed = seed
-            self.plugin.time = self.time
-            if callable(getattr(self.plugin, "reseed", None)):
-                self.plugin.reseed(seed)
+            reseed_plugin(self.plugin, seed, self.time)
         except Exception as exc:
             raise BotFault("exception", f"reseed raised {type(exc).__name__}: {exc}") from None
 
@@ -167,10 +196,9 @@ class PluginBot:
         """What the seat to move knows of `state`, as a state: its view read back,
         the hidden cards dealt anew from the bot's stream."""
         seat = state.current_player()
-        game = state.game
-        board = None if getattr(game, "board_source", "default") == "default" else game.table
         try:
-            known, _ = position_to_state(protocol.seat_view(state, seat), "view", board)
+            known, _ = position_to_state(protocol.seat_view(state, seat), "view",
+                                         protocol.board(state.game))
         except PositionError as exc:  # pragma: no cover - every view reads back
             raise RuntimeError(f"the view of seat {seat} does not read back: {exc}") from None
         self.calls += 1
@@ -200,3 +228,28 @@ class PluginBot:
             raise BotFault("illegal", f"choose returned {ACTION_NAMES[action]!r} (id {action}), "
                                       "not a legal decision here")
         return action
+
+
+class PluginProcessBot(EngineBot):
+    """A plug-in in one seat, in a process of its own (mcts.play.plugin_process), which
+    speaks the engine protocol: bounded in time, ended with its children, its faults
+    those of an engine."""
+    name = "python"
+    options = PLUGIN_OPTIONS
+
+    def __init__(self, label: str, target: str, time: float = protocol.DEFAULT_TIME,
+                 grace: float = protocol.DEFAULT_GRACE, seed: int = 0):
+        self.plugin_label = label
+        command = shlex.join([sys.executable, "-m", "mcts.play.plugin_process", target])
+        # the engine's name names its log files: the label's letters, at most 40
+        super().__init__("python-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", label)[-40:],
+                         command, time=time, grace=grace, seed=seed, log_dir=log_dir())
+
+    @property
+    def spec(self) -> str:
+        options = {**self.config, "process": "own"}
+        return f"python:{self.plugin_label}:" + ",".join(f"{k}={v}" for k, v in
+                                                         sorted(options.items()))
+
+    def __repr__(self):
+        return f"<PluginProcessBot {self.spec}>"

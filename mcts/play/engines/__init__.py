@@ -122,7 +122,10 @@ OPTIONS = {
 }
 
 
-def engine_options(text: str) -> dict:
+def engine_options(text: str, table: dict | None = None, what: str = "an engine") -> dict:
+    """OPTION=VALUE,... -> the options read (`table`: name -> (parser, meaning),
+    an engine's OPTIONS when None; `what` takes them, in the messages)."""
+    table = OPTIONS if table is None else table
     options: dict = {}
     for part in text.split(","):
         part = part.strip()
@@ -132,12 +135,12 @@ def engine_options(text: str) -> dict:
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise ValueError(f"bad option {shown(part)}; write OPTION=VALUE")
-        if key not in OPTIONS:
-            raise ValueError(f"unknown option {shown(key)}; an engine takes "
-                             f"{', '.join(OPTIONS)}")
+        if key not in table:
+            raise ValueError(f"unknown option {shown(key)}; {what} takes "
+                             f"{', '.join(table)}")
         if key in options:
             raise ValueError(f"option {shown(key)} given twice")
-        options[key] = OPTIONS[key][0](value)
+        options[key] = table[key][0](value)
     return options
 
 
