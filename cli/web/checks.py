@@ -89,7 +89,7 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
         raise WebError(f"{field}: a bot spec must be a string like 'ismcts:iterations=2000', "
                        f"got {quoted(spec)}")
     _shipped_models_only(spec, field, players)
-    _installed_plugins_only(spec, field)
+    spec = served_spec(spec, field)
     try:
         bot = make_bot(spec, players)
     except ValueError as exc:
@@ -108,16 +108,28 @@ def check_bot(spec, limit_seconds: float, field: str, players: int | None = None
     return bot
 
 
-def _installed_plugins_only(spec: str, field: str) -> None:
+def served_spec(spec: str, field: str) -> str:
     """No request names code on the server: a plug-in is one an installed package
     registers (python:NAME), never a module or a file (python:module:Class). An
-    engine (engine:NAME) is one given to `ulm serve` at its start, or none."""
+    engine (engine:NAME) is one given to `ulm serve` at its start, or none.
+    A plug-in runs in a process of its own (process=own, added to the spec
+    returned): bounded in time, and apart from the server's games and their
+    hidden cards."""
     name, _, rest = spec.strip().partition(":")
-    if name.strip() == "python":
-        from mcts.play.plugins import split_spec
-        if ":" in split_spec(rest)[0]:
-            raise WebError(f"{field}: bot spec: python: this server seats installed plug-ins "
-                           "by name (python:NAME), never a module or a file")
+    if name.strip() != "python":
+        return spec
+    from mcts.play.plugins import split_spec
+    target, options = split_spec(rest)
+    if ":" in target:
+        raise WebError(f"{field}: bot spec: python: this server seats installed plug-ins "
+                       "by name (python:NAME), never a module or a file")
+    given = [part.strip() for part in options.split(",") if part.strip()]
+    if any(part.partition("=")[0].strip() == "process" for part in given):
+        if "process=own" not in [part.replace(" ", "") for part in given]:
+            raise WebError(f"{field}: bot spec: python: this server runs plug-ins in a "
+                           "process of their own (process=own)")
+        return spec
+    return f"python:{target}:" + ",".join(given + ["process=own"])
 
 
 def _shipped_models_only(spec: str, field: str, players: int | None) -> None:

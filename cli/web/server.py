@@ -22,7 +22,7 @@ from ulm.records import GameRecord, RecordError, replay
 
 
 from cli.web.checks import (MAX_BOT_SEARCHES, MAX_GAMES, MAX_RUNNING_JOBS, SERVED_SEARCH_SECONDS, WebError,
-                            capped, check_bot, check_seconds, parse_seat, quoted)
+                            capped, check_bot, check_seconds, parse_seat, quoted, served_spec)
 from cli.web.games import FollowGame, PlayGame, ReviewGame, WebGame, boards
 from cli.web.jobs import Cancelled, Job, hint_entry, run_search
 
@@ -178,9 +178,11 @@ class GameRegistry:
         if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
             raise WebError("seats: Ulm is for 2, 3 or 4 players; give a list of 2-4 seats, each "
                            "'human' or a bot spec")
+        seats = list(seats)
         for k, spec in enumerate(seats):
             if spec != "human":
                 check_bot(spec, self.max_seconds, f"seats[{k}]", players=len(seats))
+                seats[k] = served_spec(spec, f"seats[{k}]")     # a plug-in: process=own
         record = body.get("record")
         if record is not None:          # a saved game played on from its last decision
             rec = _checked_record(record)

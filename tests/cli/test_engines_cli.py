@@ -291,6 +291,36 @@ def test_the_web_offers_the_engines_given_at_its_start_and_runs_no_other(tmp_pat
     assert _wait_gone(_engine_pids_of("random_engine.py")) == []
 
 
+def test_the_web_runs_an_installed_plugin_in_a_process_of_its_own(tmp_path, monkeypatch):
+    """Apart from the server's games and bounded in time: process=own is added to its
+    spec, and a request asking for the server's process is refused."""
+    from starlette.testclient import TestClient
+
+    from cli.web.app import create_app
+    from web_helpers import error_of, wait_for
+    (tmp_path / "firstbots.py").write_text("class First:\n"
+                                           "    def choose(self, state):\n"
+                                           "        return state.legal_actions()[0]\n")
+    dist = tmp_path / "firstbots-1.2.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: firstbots\nVersion: 1.2\n")
+    (dist / "entry_points.txt").write_text("[ulm.bots]\nfirst = firstbots:First\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(ROOT)]))
+    with TestClient(headers={"content-type": "application/json"},
+                    app=create_app(max_seconds=5)) as client:
+        for spec in ("python:first:process=host", "python:first:seed=2,process=host"):
+            r = client.post("/api/games", json={"mode": "play", "seats": [spec, "random"]})
+            assert "runs plug-ins in a process of their own (process=own)" in \
+                error_of(r, 400), spec
+        r = client.post("/api/games", json={"mode": "play", "seed": 3,
+                                            "seats": ["python:first:time=2", "random"]})
+        assert r.status_code == 201, r.text
+        game = wait_for(client, f"/api/games/{r.json()['id']}", lambda d: d["terminal"], 120)
+        assert game["seats"][0]["spec"] == "python:first:time=2,process=own", game["seats"]
+    assert _wait_gone(_engine_pids_of("plugin_process")) == []
+
+
 def _engine_pids_of(script: str) -> list[int]:
     found = []
     for pid in host.descendants(os.getpid()):
