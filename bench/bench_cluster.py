@@ -127,4 +127,6 @@ def test_local_pool_greedy_x4(benchmark):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:4]))
+    from _args import read_args, whole
+    main(*read_args(__doc__, sys.argv[1:], ("GAMES", whole, 400), ("ROUNDS", whole, 3),
+                    ("WORKERS", whole, 2)))

@@ -31,6 +31,9 @@ def test_clone(benchmark):
 
 
 if __name__ == "__main__":
+    from _args import read_args
+    import sys
+    read_args(__doc__, sys.argv[1:])        # none; --help
     for n in (2, 3, 4):
         print(f"random playouts, {n} players, basic:    {playouts_per_second(n):10,.0f} games/s")
     print(f"random playouts, 4 players, advanced: {playouts_per_second(4, 'advanced'):10,.0f} games/s")

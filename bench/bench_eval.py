@@ -105,12 +105,6 @@ def main(count: int = 30, model: str | None = None) -> int:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    chosen = None
-    if "--model" in args:
-        at = args.index("--model")
-        if at + 1 >= len(args):
-            sys.exit("bench_eval.py: --model needs a model file")
-        chosen = args[at + 1]
-        del args[at:at + 2]
-    sys.exit(main(int(args[0]) if args else 30, chosen))
+    from _args import read_args, text, whole
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("POSITIONS", whole, 30),
+                             ("--model", text, None))))

@@ -81,4 +81,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from _args import read_args
+    import sys
+    read_args(__doc__, sys.argv[1:])        # none; --help
     main()

@@ -162,4 +162,5 @@ def main(seconds=3.0, rounds=3):
 
 
 if __name__ == "__main__":
-    sys.exit(main(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0))
+    from _args import read_args, seconds
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("SECONDS", seconds, 3.0))))

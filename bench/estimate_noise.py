@@ -59,10 +59,7 @@ def errors(stats, floor=None) -> float:
         estimate_error(stats.value, stats.visits, floor=floor)
 
 
-def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 40
-    budgets = [int(b) for b in (sys.argv[2] if len(sys.argv) > 2
-                                else "500,2000,10000,20000").split(",")]
+def main(count: int = 40, budgets: tuple = (500, 2000, 10000, 20000)) -> None:
     states = positions(count)
     print(f"{len(states)} positions: the most visited decision searched alone twice "
           "(two seeds, the same budget)")
@@ -86,4 +83,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _args import read_args, whole, wholes
+    main(*read_args(__doc__, sys.argv[1:], ("POSITIONS", whole, 40),
+                    ("BUDGETS", wholes, (500, 2000, 10000, 20000))))

@@ -80,4 +80,5 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
     else:
-        sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000))
+        from _args import read_args, whole
+        sys.exit(main(*read_args(__doc__, sys.argv[1:], ("ITERATIONS", whole, 2000))))

@@ -37,10 +37,7 @@ def positions(players: int, games: int):
             state.apply_action(_search.heuristic_action_for(state, seed=step))
 
 
-def main(argv: list[str]) -> int:
-    seconds = float(argv[0]) if argv else 0.02
-    players = int(argv[1]) if len(argv) > 1 else 2
-    games = int(argv[2]) if len(argv) > 2 else 6
+def main(seconds: float = 0.02, players: int = 2, games: int = 6) -> int:
     print(f"iterations per decision at {seconds} s, {players} players, "
           f"{games} games x 6 positions")
     counts = {"default": [], "baseline": []}
@@ -57,4 +54,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from _args import players, read_args, seconds, whole
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("SECONDS", seconds, 0.02),
+                             ("PLAYERS", players, 2), ("GAMES", whole, 6))))

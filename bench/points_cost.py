@@ -114,6 +114,9 @@ if __name__ == "__main__":
     if args[:1] == ["--child"]:
         _child(args[1], args[2], args[3], int(args[4]))
     elif args[:1] == ["--instructions"]:
-        sys.exit(instructions(*(int(a) for a in args[1:2])))
+        from _args import read_args, whole
+        sys.exit(instructions(*read_args(__doc__, args[1:], ("ITERATIONS", whole, 2000))))
     else:
-        sys.exit(main(*(int(a) for a in args[:2])))
+        from _args import read_args, whole
+        sys.exit(main(*read_args(__doc__, args, ("ITERATIONS", whole, 20000),
+                                 ("ROUNDS", whole, 5))))

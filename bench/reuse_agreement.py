@@ -54,4 +54,6 @@ def main(positions: int = 30, n: int = 1000) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*(int(a) for a in sys.argv[1:3])))
+    from _args import read_args, whole
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("POSITIONS", whole, 30),
+                             ("ITERATIONS", whole, 1000))))

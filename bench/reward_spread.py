@@ -76,4 +76,5 @@ def main(players, games):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 40)
+    from _args import REQUIRED, players, read_args, whole
+    main(*read_args(__doc__, sys.argv[1:], ("PLAYERS", players, REQUIRED), ("GAMES", whole, 40)))

@@ -103,13 +103,8 @@ def main(spec: str = "ismcts:preset=v0.2", count: int = 60, reference: int = 64_
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    try:
-        numbers = [int(a) for a in args[1:3]]
-        if any(n < 1 for n in numbers):
-            raise ValueError
-    except ValueError:
-        print(f"decision_agreement.py: POSITIONS and REFERENCE are whole numbers of at least 1, "
-              f"got {args[1:3]}", file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(*(args[:1] + numbers + args[3:4])))
+    sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+    from _args import read_args, text, whole
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("SPEC", text, "ismcts:preset=v0.2"),
+                             ("POSITIONS", whole, 60), ("REFERENCE", whole, 64_000),
+                             ("OTHER", text, None))))

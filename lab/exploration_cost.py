@@ -28,10 +28,7 @@ from mcts.searcher.params import SearchParams  # noqa: E402
 SETTINGS = ("", ",c=5", ",c=8", ",form=puct,c=16")
 
 
-def main(argv: list[str]) -> int:
-    iterations = int(argv[0]) if argv else 50_000
-    players = int(argv[1]) if len(argv) > 1 else 2
-    games = int(argv[2]) if len(argv) > 2 else 3
+def main(iterations: int = 50_000, players: int = 2, games: int = 3) -> int:
     params = {s: SearchParams.from_spec(f"ismcts:iterations={iterations}{s}") for s in SETTINGS}
     spent = dict.fromkeys(SETTINGS, 0.0)
     count = 0
@@ -50,4 +47,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from _args import players, read_args, whole
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("ITERATIONS", whole, 50_000),
+                             ("PLAYERS", players, 2), ("GAMES", whole, 3))))

@@ -3,7 +3,7 @@ by exploration term and constant: UCB1's alternatives stop receiving
 iterations once the first decision's mean pulls ahead, the polynomial term
 (form=puct) keeps re-checking them (lab/2026-12-07-exploration.md).
 
-    python lab/frozen_alternatives.py [PLAYERS SEED STEPS]
+    python lab/frozen_alternatives.py [PLAYERS [SEED [STEPS]]]
 
 The position: `STEPS` decisions (the (7k)-th legal one, cyclically) from the
 deal of `SEED`, as tests/mcts/searcher/test_search_options.py's `walked`
@@ -41,8 +41,7 @@ def walked(players: int, seed: int, steps: int):
     return state
 
 
-def main(argv: list[str]) -> int:
-    players, seed, steps = (int(a) for a in argv[:3]) if len(argv) >= 3 else (3, 11, 50)
+def main(players: int = 3, seed: int = 11, steps: int = 50) -> int:
     state = walked(players, seed, steps)
     print(f"visits of the first / second / third decisions ({players} players, "
           f"{len(state.legal_actions())} decisions, search seed 7)")
@@ -59,4 +58,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+    from _args import natural, players, read_args, seed
+    sys.exit(main(*read_args(__doc__, sys.argv[1:], ("PLAYERS", players, 3), ("SEED", seed, 11),
+                             ("STEPS", natural, 50))))

@@ -621,7 +621,7 @@ def test_iterations_per_decision_bench_compares_both_presets(capsys):
     import sys
     sys.path.insert(0, str(ROOT))
     from bench.iterations_per_decision import main
-    assert main(["0.01", "2", "1"]) == 0
+    assert main(0.01, 2, 1) == 0
     out = capsys.readouterr().out.splitlines()
     means = {line.split()[0]: float(line.split()[2].replace(",", "")) for line in out[1:3]}
     assert set(means) == {"default", "baseline"} and means["baseline"] > 0
@@ -673,7 +673,7 @@ def test_decision_agreement_bench_compares_another_search(capsys):
     script = str(ROOT / "lab" / "decision_agreement.py")
     for bad in (["ismcts", "0"], ["ismcts", "4", "-5"], ["ismcts", "x"]):
         run = subprocess.run([sys.executable, script, *bad], capture_output=True, text=True)
-        assert run.returncode == 2 and "whole numbers of at least 1" in run.stderr
+        assert run.returncode == 2 and "must be a whole number from 1 to" in run.stderr
         assert "Traceback" not in run.stderr and run.stdout == ""
 
 
