@@ -324,7 +324,8 @@ def _echo_guests(found: list[dict]) -> None:
     """The bots from outside: engines, plug-ins and the installed plug-ins' origins."""
     click.echo("Bots from outside (docs/engines.md): engine:NAME (a program given with "
                "--engine NAME=COMMAND), python:module:Class or python:path/file.py:Class; "
-               "options time=, grace=, seed=.")
+               "options time=, grace=, seed=, and for a plug-in process=own (its own process, "
+               "bounded as an engine) or host (the default).")
     if not found:
         click.echo("Installed plug-ins (python:NAME, entry points ulm.bots): none")
         return

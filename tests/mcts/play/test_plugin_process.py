@@ -214,3 +214,13 @@ def _plugin_processes_of(pid: int) -> list[int]:
         except OSError:
             pass
     return found
+
+
+def test_ulm_bots_names_the_process_option():
+    from click.testing import CliRunner
+
+    from cli.main import main
+    res = CliRunner().invoke(main, ["bots"])
+    assert res.exit_code == 0
+    assert "process=own (its own process, bounded as an engine) or host (the default)" in \
+        res.output
