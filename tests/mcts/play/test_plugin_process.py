@@ -33,7 +33,7 @@ class Seeded:
         legal = state.legal_actions()
         print("thinking about", len(legal), "choices")
         sys.stdout.flush()
-        world = zlib.crc32(repr(state.raw()).encode())
+        world = zlib.crc32(repr(state.raw()).encode() + repr(state.game.table).encode())
         return legal[(self.rng.randrange(1000) + world) % len(legal)]
 
 class Hang:
@@ -77,13 +77,21 @@ def _plugin_processes() -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_plugin_plays_the_same_game_in_its_own_process_as_in_the_hosts(plugins, players):
-    """The world it is handed is dealt from the same seed stream, on the same view."""
+@pytest.mark.parametrize("players,corrected", [(2, False), (4, False), (3, True)])
+def test_a_plugin_plays_the_same_game_in_its_own_process_as_in_the_hosts(plugins, players,
+                                                                          corrected, tmp_path):
+    """The world it is handed is dealt from the same seed stream, on the same view and
+    board (a corrected one too)."""
+    board = None
+    if corrected:
+        data = json.loads((ROOT / "ulm" / "data" / "board.json").read_text())
+        data["river"]["values"] = [v + 1 for v in data["river"]["values"]]
+        board = tmp_path / "corrected.json"
+        board.write_text(json.dumps(data))
     rows = {}
     for process in ("host", "own"):
         spec = f"python:{plugins}:Seeded:seed=5,process={process}"
-        row = play_game([spec] + ["random"] * (players - 1), seed=players)
+        row = play_game([spec] + ["random"] * (players - 1), seed=players, board=board)
         assert row["forfeits"] == [None] * players, row["forfeits"]
         rows[process] = (row["scores"], row["decisions"], row["moves"])
     assert rows["host"] == rows["own"]
