@@ -20,6 +20,7 @@ from cli.main import main
 from helpers import ROOT
 from mcts.play import engines
 from mcts.play.engines import host
+from process_helpers import interrupt, processes_below
 
 ENGINES_DIR = ROOT / "examples" / "engines"
 PY_ENGINE = f"{sys.executable} {ENGINES_DIR / 'random_engine.py'}"
@@ -183,14 +184,8 @@ def test_ctrl_c_ends_a_tournament_and_every_engine_within_a_second(workers, tmp_
         # w hangs at once, before h starts
         _wait_for(lambda: len(_engine_pids(out)) >= (3 if workers == 1 else 4))
         time.sleep(0.3)
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=10)
-        took = time.monotonic() - sent
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        err, took = interrupt(proc)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert took < 2.0, took                 # a second, and a busy test machine's slack
@@ -322,14 +317,7 @@ def test_the_web_runs_an_installed_plugin_in_a_process_of_its_own(tmp_path, monk
 
 
 def _engine_pids_of(script: str) -> list[int]:
-    found = []
-    for pid in host.descendants(os.getpid()):
-        try:
-            if script.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(pid)
-        except OSError:
-            pass
-    return found
+    return processes_below(script)
 
 
 @pytest.mark.parametrize("command", ["tournament", "ladder", "tune", "play", "serve"])

@@ -5,8 +5,6 @@ ended), its prints kept off the protocol, and its options' bad-input table."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +18,7 @@ from mcts.play.bots import make_bot
 from mcts.play.engines import host, protocol
 from mcts.play.plugins import PluginBot, PluginProcessBot
 from mcts.play.tournament import TournamentConfig, run_tournament
+from process_helpers import interrupt, processes_below
 
 PLUGINS = '''
 import random, sys, time, zlib
@@ -67,14 +66,7 @@ def plugins(tmp_path, monkeypatch):
 
 
 def _plugin_processes() -> list[int]:
-    found = []
-    for pid in host.descendants(os.getpid()):
-        try:
-            if b"plugin_process" in open(f"/proc/{pid}/cmdline", "rb").read():
-                found.append(pid)
-        except OSError:
-            pass
-    return found
+    return processes_below("plugin_process")
 
 
 @pytest.mark.parametrize("players,corrected", [(2, False), (4, False), (3, True)])
@@ -192,36 +184,18 @@ def test_ctrl_c_ends_a_game_whose_plugin_never_returns_within_a_second(plugins):
                              f"python:{plugins}:Hang:time=60,process=own,random",
                              "--quiet"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not _plugin_processes_of(proc.pid):
-            assert time.monotonic() < deadline, "the plug-in's process did not start"
-            time.sleep(0.05)
-        started = _plugin_processes_of(proc.pid)
-        time.sleep(0.5)
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=10)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    deadline = time.monotonic() + 30
+    while not (started := processes_below("plugin_process", proc.pid)):
+        if time.monotonic() > deadline:
+            interrupt(proc)
+            raise AssertionError("the plug-in's process did not start")
+        time.sleep(0.05)
+    time.sleep(0.5)
+    err, took = interrupt(proc)
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert took < 2.0, took             # a second, and a busy test machine's slack
     time.sleep(0.2)
     assert not [pid for pid in started if host._alive(pid)]
-
-
-def _plugin_processes_of(pid: int) -> list[int]:
-    found = []
-    for child in host.descendants(pid):
-        try:
-            if b"plugin_process" in open(f"/proc/{child}/cmdline", "rb").read():
-                found.append(child)
-        except OSError:
-            pass
-    return found
 
 
 def test_ulm_bots_names_the_process_option():
