@@ -22,15 +22,14 @@ from ulm import SEATS, derive_seed
 from ulm.positions import position_to_state
 
 from mcts.play.engines.protocol import PROTOCOL
-from mcts.play.plugins import load_class, reseed_plugin
+from mcts.play.plugins import load_class, reseed_plugin, whole_id
 
 
 def _answer(action) -> object:
-    """A decision's id as JSON carries it: a whole number as it is, anything else as
-    text (the host refuses it, naming it)."""
-    if isinstance(action, int) and not isinstance(action, bool):
-        return action
-    return repr(action)[:200]
+    """A decision's id as JSON carries it: a whole number (numpy's too) as an int,
+    anything else as text (the host refuses it, naming it)."""
+    whole = whole_id(action)
+    return repr(action)[:200] if whole is None else whole
 
 
 def serve(plugin, lines, say) -> int:

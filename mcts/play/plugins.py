@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import operator
 import re
 import shlex
 import sys
@@ -149,6 +150,17 @@ def make_plugin_bot(rest: str) -> "PluginBot | PluginProcessBot":
         raise ValueError(f"{label}: {fault.reason}") from None
 
 
+def whole_id(action) -> int | None:
+    """A plug-in's answer as a decision id: a whole number (numpy's too, as an
+    argmax gives it), never a bool, a float or text; else None."""
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
 def reseed_plugin(plugin, seed: int, time: float) -> None:
     """Before a game: the plug-in's `seed` and `time`, and its `reseed(seed)` if any."""
     plugin.seed = seed
@@ -212,7 +224,7 @@ class PluginBot:
         world = self.world(state)
         start = _time.monotonic()
         try:
-            action = self.plugin.choose(world)
+            action = raw = self.plugin.choose(world)
         except Exception as exc:
             raise BotFault("exception", f"choose raised {type(exc).__name__}: "
                                         f"{str(exc)[:200]}") from None
@@ -220,8 +232,9 @@ class PluginBot:
         if took > self.time + self.grace:
             raise BotFault("time", f"took {took:.2f} s for a decision; its time is "
                                    f"{self.time:g} s and the grace {self.grace:g} s")
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise BotFault("garbage", f"choose returned {shown(action)}, not a decision id")
+        action = whole_id(action)
+        if action is None:
+            raise BotFault("garbage", f"choose returned {shown(raw)}, not a decision id")
         if not 0 <= action < len(ACTION_NAMES):
             raise BotFault("unknown", f"choose returned {action}: no such decision")
         if action not in legal:

@@ -51,6 +51,20 @@ class Text:
 class Illegal:
     def choose(self, state):
         return 10_000
+
+class NumpyId:
+    """A numpy integer, as an argmax gives it."""
+    def choose(self, state):
+        import numpy as np
+        return np.int64(state.legal_actions()[0])
+
+class FloatId:
+    def choose(self, state):
+        return float(state.legal_actions()[0])
+
+class BoolId:
+    def choose(self, state):
+        return True
 '''
 
 
@@ -114,6 +128,16 @@ def test_its_faults_forfeit_and_end_its_process(plugins, tmp_path, cls, kind):
     if cls == "Raises":     # the traceback in its log
         (log,) = (tmp_path / "logs").glob("python-*.log")
         assert "RuntimeError: no idea" in log.read_text()
+
+
+@pytest.mark.parametrize("process", ["host", "own"])
+def test_a_numpy_integer_is_an_id_a_float_or_a_bool_is_not(plugins, process):
+    row = play_game([f"python:{plugins}:NumpyId:process={process}", "random"], seed=2)
+    assert row["forfeits"] == [None, None]
+    for cls in ("FloatId", "BoolId"):
+        row = play_game([f"python:{plugins}:{cls}:process={process}", "random", "random"],
+                        seed=2)
+        assert row["forfeits"][0]["kind"] == "garbage", (cls, row["forfeits"])
 
 
 def test_a_plugin_in_its_own_process_in_a_tournament_of_two_workers(plugins, tmp_path):
