@@ -254,49 +254,16 @@ cdef class State:
 
     def information_state_string(self, int player):
         """What `player` knows now (R-INFO-4), as text: two states give the same
-        string iff they are the same to that player."""
-        cdef int p, i
+        string iff they are the same to that player. The state with what the
+        player cannot see blanked out, and the reshuffle groups of the cards it
+        cannot see in others' hands (the blanking of information_state_key)."""
+        cdef GameState v
         if not 0 <= player < self.s.num_players:
             raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
-        d = _struct_to_dict(&self.s)
-        groups = d["card_group"]                                 # public (R-INFO-3b)
-
-        def by_group(cards):
-            """How many hidden cards of each reshuffle group."""
-            counts = [0] * (self.s.reshuffles + 1)
-            for c in cards:
-                counts[groups[c]] += 1
-            return counts
-
-        d["pile"] = bin(d["pile"]).count("1")                    # R-INFO-2
-        d["coat_unknown"] = bin(d["coat_unknown"]).count("1")
-        n = self.s.coat_tail_len
-        for i in range(n):                                       # R-COAT-4
-            if not d["coat_tail_known"][i] >> player & 1:
-                d["coat_tail"][i] = -1
-        d["coat_tail"] = d["coat_tail"][:n]
-        d["coat_tail_by"] = d["coat_tail_by"][:n]
-        d["coat_tail_known"] = d["coat_tail_known"][:n]
-        n = self.s.n_looked_coats
-        d["looked_coat_known"] = d["looked_coat_known"][:n]
-        d["looked_coats"] = [c if d["looked_coat_known"][i] >> player & 1 else -1
-                             for i, c in enumerate(d["looked_coats"][:n])]
-        if self.s.turn_player != player:                         # R-INFO-3
-            d["looked_cards"] = by_group(d["looked_cards"][:self.s.n_looked_cards])
-        else:
-            d["looked_cards"] = sorted(d["looked_cards"][:self.s.n_looked_cards])
-            # the player looking knows both coats; their order is no knowledge
-            order = sorted(range(n), key=lambda i: d["looked_coats"][i])
-            d["looked_coats"] = [d["looked_coats"][i] for i in order]
-            d["looked_coat_known"] = [d["looked_coat_known"][i] for i in order]
-        d["task"] = d["task"][:self.s.n_tasks]
-        d["task_arg"] = d["task_arg"][:self.s.n_tasks]
-        for p in range(self.s.num_players):
-            if p != player:                                      # R-INFO-3a
-                pl = d["players"][p]
-                hidden = pl["hand"] & ~pl["known"]
-                pl["hand"] = by_group([c for c in range(NUM_CARDS) if hidden >> c & 1])
-        return f"observer {player}: " + repr(sorted(d.items()))
+        memcpy(&v, &self.s, sizeof(GameState))
+        groups = _blank_unseen(&v, player)
+        return (f"observer {player}: " + repr(sorted(_struct_to_dict(&v).items()))
+                + f" groups of the unseen cards: {groups}")
 
     def observation_tensor(self, player, out=None):
         """What `player` knows now (R-INFO-4) as OBSERVATION_SIZE float32 numbers
@@ -321,61 +288,20 @@ cdef class State:
 
     def information_state_key(self, int player):
         """What `player` knows now, compactly: the state's bytes with what the
-        player cannot see blanked out as in information_state_string, plus the
-        reshuffle groups of the hidden cards (equal keys iff equal strings;
-        tests/test_information_key.py checks both ways). Built in compiled code:
-        a cheap dictionary key for searchers that key nodes by information state
-        (OpenSpiel's ISMCTS, through ulm/openspiel.py)."""
+        player cannot see blanked out, plus the reshuffle groups of the hidden
+        cards (the blanking of information_state_string: equal keys iff equal
+        strings; tests/ulm/test_information_key.py checks both ways). Built in
+        compiled code: a cheap dictionary key for searchers that key nodes by
+        information state (OpenSpiel's ISMCTS, through ulm/openspiel.py)."""
         cdef GameState v
-        cdef int p, i, n
-        cdef int8_t c
-        cdef uint8_t k
-        cdef uint64_t hidden
         if not 0 <= player < self.s.num_players:
             raise ValueError(f"player: no seat {player} in a {self.s.num_players}-player game")
         # a whole-struct copy: padding bytes are zero from state_init and copied along
         memcpy(&v, &self.s, sizeof(GameState))
-        v.pile = popcount64(v.pile)                                 # R-INFO-2
-        v.coat_unknown = popcount64(v.coat_unknown)
-        for i in range(NUM_COATS):                                  # R-COAT-4
-            if i >= v.coat_tail_len:
-                v.coat_tail[i] = -2
-                v.coat_tail_by[i] = -2
-                v.coat_tail_known[i] = 0
-            elif not v.coat_tail_known[i] >> player & 1:
-                v.coat_tail[i] = -1
-        for i in range(2):
-            if i >= v.n_looked_coats:
-                v.looked_coats[i] = -2
-                v.looked_coat_known[i] = 0
-            elif not v.looked_coat_known[i] >> player & 1:
-                v.looked_coats[i] = -1
-        extra = bytearray()
-        n = v.n_looked_cards
-        if v.turn_player != player:                                 # R-INFO-3, 3b
-            extra += bytes(sorted(v.card_group[v.looked_cards[i]] for i in range(n)))
-            for i in range(n):
-                v.looked_cards[i] = -1
-        else:
-            sort8(v.looked_cards, n)
-            if v.n_looked_coats == 2 and v.looked_coats[1] < v.looked_coats[0]:
-                c = v.looked_coats[0]; v.looked_coats[0] = v.looked_coats[1]; v.looked_coats[1] = c
-                k = v.looked_coat_known[0]
-                v.looked_coat_known[0] = v.looked_coat_known[1]
-                v.looked_coat_known[1] = k
-        for i in range(n, 3):
-            v.looked_cards[i] = -2
-        for i in range(v.n_tasks, MAX_TASKS):
-            v.task[i] = 0
-            v.task_arg[i] = 0
-        for p in range(MAX_PLAYERS):
-            if p >= v.num_players:
-                memset(&v.players[p], 0, sizeof(Player))
-            elif p != player:                                       # R-INFO-3a, 3b
-                hidden = v.players[p].hand & ~v.players[p].known
-                groups = sorted(v.card_group[i] for i in range(NUM_CARDS) if hidden >> i & 1)
-                extra += bytes((255, len(groups))) + bytes(groups)
-                v.players[p].hand = 0
+        looked, hands = _blank_unseen(&v, player)
+        extra = bytearray(looked)
+        for groups in hands:
+            extra += bytes((255, len(groups))) + bytes(groups)
         return bytes((player,)) + (<char*>&v)[:sizeof(GameState)] + bytes(extra)
 
     def resample_from_infostate(self, int player, seed):
@@ -489,6 +415,63 @@ def sample_legal_counts(State state, int draws, uint64_t seed):
 
 
 # Struct <-> dict by hand: Cython would turn the int8 arrays into bytes.
+
+
+cdef tuple _blank_unseen(GameState* v, int player):
+    """Blank in `v`, a copy of a state, what `player` cannot see (R-INFO-4), the one
+    reading of it that the information-state key and string share: the draw pile
+    and the unknown coats as counts (R-INFO-2), a coat under the stack only where
+    the player knows it (R-COAT-4), the cards another seat looks at and the others'
+    hidden hand cards (R-INFO-3, 3a) removed; the order of what the player looks at
+    (no knowledge) sorted; the unused entries of the fixed arrays and seats made
+    equal. Returns what the player may know of the removed cards, their reshuffle
+    groups (R-INFO-3b): those of the looked-at cards, and per opponent in turn."""
+    cdef int p, i, n
+    cdef int8_t c
+    cdef uint8_t k
+    cdef uint64_t hidden
+    v.pile = popcount64(v.pile)
+    v.coat_unknown = popcount64(v.coat_unknown)
+    for i in range(NUM_COATS):
+        if i >= v.coat_tail_len:
+            v.coat_tail[i] = -2
+            v.coat_tail_by[i] = -2
+            v.coat_tail_known[i] = 0
+        elif not v.coat_tail_known[i] >> player & 1:
+            v.coat_tail[i] = -1
+    for i in range(2):
+        if i >= v.n_looked_coats:
+            v.looked_coats[i] = -2
+            v.looked_coat_known[i] = 0
+        elif not v.looked_coat_known[i] >> player & 1:
+            v.looked_coats[i] = -1
+    looked = []
+    n = v.n_looked_cards
+    if v.turn_player != player:
+        looked = sorted(v.card_group[v.looked_cards[i]] for i in range(n))
+        for i in range(n):
+            v.looked_cards[i] = -1
+    else:
+        sort8(v.looked_cards, n)
+        if v.n_looked_coats == 2 and v.looked_coats[1] < v.looked_coats[0]:
+            c = v.looked_coats[0]; v.looked_coats[0] = v.looked_coats[1]; v.looked_coats[1] = c
+            k = v.looked_coat_known[0]
+            v.looked_coat_known[0] = v.looked_coat_known[1]
+            v.looked_coat_known[1] = k
+    for i in range(n, 3):
+        v.looked_cards[i] = -2
+    for i in range(v.n_tasks, MAX_TASKS):
+        v.task[i] = 0
+        v.task_arg[i] = 0
+    hands = []
+    for p in range(MAX_PLAYERS):
+        if p >= v.num_players:
+            memset(&v.players[p], 0, sizeof(Player))
+        elif p != player:
+            hidden = v.players[p].hand & ~v.players[p].known
+            hands.append(sorted(v.card_group[i] for i in range(NUM_CARDS) if hidden >> i & 1))
+            v.players[p].hand = 0
+    return looked, hands
 
 
 cdef dict _struct_to_dict(const GameState* s):
