@@ -430,9 +430,9 @@ cdef tuple _blank_unseen(GameState* v, int player):
     cdef int8_t c
     cdef uint8_t k
     cdef uint64_t hidden
-    v.pile = popcount64(v.pile)
+    v.pile = popcount64(v.pile)                                 # R-INFO-2
     v.coat_unknown = popcount64(v.coat_unknown)
-    for i in range(NUM_COATS):
+    for i in range(NUM_COATS):                                  # R-COAT-4
         if i >= v.coat_tail_len:
             v.coat_tail[i] = -2
             v.coat_tail_by[i] = -2
@@ -447,7 +447,7 @@ cdef tuple _blank_unseen(GameState* v, int player):
             v.looked_coats[i] = -1
     looked = []
     n = v.n_looked_cards
-    if v.turn_player != player:
+    if v.turn_player != player:                                 # R-INFO-3, 3b
         looked = sorted(v.card_group[v.looked_cards[i]] for i in range(n))
         for i in range(n):
             v.looked_cards[i] = -1
@@ -467,7 +467,7 @@ cdef tuple _blank_unseen(GameState* v, int player):
     for p in range(MAX_PLAYERS):
         if p >= v.num_players:
             memset(&v.players[p], 0, sizeof(Player))
-        elif p != player:
+        elif p != player:                                       # R-INFO-3a, 3b
             hidden = v.players[p].hand & ~v.players[p].known
             hands.append(sorted(v.card_group[i] for i in range(NUM_CARDS) if hidden >> i & 1))
             v.players[p].hand = 0

@@ -115,21 +115,27 @@ def served_spec(spec: str, field: str) -> str:
     A plug-in runs in a process of its own (process=own, added to the spec
     returned): bounded in time, and apart from the server's games and their
     hidden cards."""
+    if not isinstance(spec, str):
+        return spec             # check_bot names the wrong type
     name, _, rest = spec.strip().partition(":")
     if name.strip() != "python":
         return spec
-    from mcts.play.plugins import split_spec
+    from mcts.play.engines import engine_options
+    from mcts.play.plugins import PLUGIN_OPTIONS, split_spec
     target, options = split_spec(rest)
     if ":" in target:
         raise WebError(f"{field}: bot spec: python: this server seats installed plug-ins "
                        "by name (python:NAME), never a module or a file")
-    given = [part.strip() for part in options.split(",") if part.strip()]
-    if any(part.partition("=")[0].strip() == "process" for part in given):
-        if "process=own" not in [part.replace(" ", "") for part in given]:
-            raise WebError(f"{field}: bot spec: python: this server runs plug-ins in a "
-                           "process of their own (process=own)")
+    try:
+        process = engine_options(options, PLUGIN_OPTIONS, "a plug-in").get("process")
+    except ValueError as exc:
+        raise WebError(f"{field}: bot spec: python: {exc}") from None
+    if process == "host":
+        raise WebError(f"{field}: bot spec: python: this server runs plug-ins in a "
+                       "process of their own (process=own)")
+    if process == "own":
         return spec
-    return f"python:{target}:" + ",".join(given + ["process=own"])
+    return f"python:{target}:" + (f"{options},process=own" if options.strip() else "process=own")
 
 
 def _shipped_models_only(spec: str, field: str, players: int | None) -> None:

@@ -181,8 +181,8 @@ class GameRegistry:
         seats = list(seats)
         for k, spec in enumerate(seats):
             if spec != "human":
-                check_bot(spec, self.max_seconds, f"seats[{k}]", players=len(seats))
                 seats[k] = served_spec(spec, f"seats[{k}]")     # a plug-in: process=own
+                check_bot(seats[k], self.max_seconds, f"seats[{k}]", players=len(seats))
         record = body.get("record")
         if record is not None:          # a saved game played on from its last decision
             rec = _checked_record(record)

@@ -308,6 +308,11 @@ def test_the_web_runs_an_installed_plugin_in_a_process_of_its_own(tmp_path, monk
             r = client.post("/api/games", json={"mode": "play", "seats": [spec, "random"]})
             assert "runs plug-ins in a process of their own (process=own)" in \
                 error_of(r, 400), spec
+        for spec, message in (("python:first:process=maybe", "process must be host or own"),
+                              ("python:first:process=", "bad option 'process='"),
+                              ("python:first:iterations=9", "unknown option 'iterations'")):
+            r = client.post("/api/games", json={"mode": "play", "seats": [spec, "random"]})
+            assert message in error_of(r, 400), spec
         r = client.post("/api/games", json={"mode": "play", "seed": 3,
                                             "seats": ["python:first:time=2", "random"]})
         assert r.status_code == 201, r.text
